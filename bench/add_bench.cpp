@@ -1,0 +1,90 @@
+// Micro-benchmark: ns per axle::add of two 1-element float32 tensors through the
+// dispatcher, against a direct call of the same reference kernel through the
+// plugin ABI (no dispatcher). Prints medians of repeated runs.
+#include <axle/axle.h>
+#include <axle/plugin/axle_plugin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <typename F>
+double median_ns(F&& f, int reps, int iters) {
+  std::vector<double> samples;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) f();
+    const auto t1 = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / iters);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+// Captures the reference plugin's add kernel through a fake registrar.
+struct Capture {
+  axle_kernel_fn add = nullptr;
+  void* user_data = nullptr;
+};
+axle_status cap_device(void*, const axle_device_interface*) { return AXLE_OK; }
+axle_status cap_kernel(void* ctx, const char* op, const char*, axle_kernel_fn fn, void* ud, const char*) {
+  if (std::string(op) == "add.Tensor") {
+    static_cast<Capture*>(ctx)->add = fn;
+    static_cast<Capture*>(ctx)->user_data = ud;
+  }
+  return AXLE_OK;
+}
+axle_status cap_fallback(void*, const char*, axle_kernel_fn, void*, const char*) { return AXLE_OK; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 15;
+  const int iters = 200000;
+  const axle::Tensor a = axle::ones({1});
+  const axle::Tensor b = axle::ones({1});
+  const double dispatch_ns = median_ns([&] { axle::Tensor c = axle::add(a, b); (void)c; }, reps, iters);
+
+  std::string ref_path;
+  for (const auto& p : axle::plugins())
+    if (p.name == "reference") ref_path = p.path;
+  void* h = dlopen(ref_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  auto entry = reinterpret_cast<axle_plugin_entry_fn>(dlsym(h, AXLE_PLUGIN_ENTRY_SYMBOL));
+  Capture cap;
+  axle_host_api host{};
+  host.struct_size = sizeof host;
+  const axle_registrar reg = {sizeof reg, &cap, &host, &cap_device, &cap_kernel, &cap_fallback};
+  entry()->register_plugin(&reg);
+  float x = 1, y = 1, z = 0;
+  const int64_t sizes[1] = {1}, strides[1] = {1};
+  axle_tensor_view vx{sizeof vx, &x, AXLE_DTYPE_FLOAT32, 1, sizes, strides, 0, 0};
+  axle_tensor_view vy = vx, vz = vx;
+  vy.data = &y;
+  vz.data = &z;
+  axle_value args[3] = {};
+  args[0].tag = AXLE_VALUE_TENSOR;
+  args[0].u.tensor = &vx;
+  args[1].tag = AXLE_VALUE_TENSOR;
+  args[1].u.tensor = &vy;
+  args[2].tag = AXLE_VALUE_INT;
+  args[2].u.i = 1;
+  axle_kernel_call call{};
+  call.struct_size = sizeof call;
+  call.args = args;
+  call.num_args = 3;
+  call.num_outputs = 1;
+  call.outputs = &vz;
+  call.host = &host;
+  const double direct_ns = median_ns([&] { cap.add(cap.user_data, &call); }, reps, iters);
+
+  std::printf("%-44s %10s %8s\n", "benchmark (1-element float32 add)", "ns/call", "ratio");
+  std::printf("%-44s %10.1f %8.2f\n", "reference kernel, direct ABI call", direct_ns, 1.0);
+  std::printf("%-44s %10.1f %8.2f\n", "axle::add through the dispatcher", dispatch_ns, dispatch_ns / direct_ns);
+  std::printf("{\"direct_ns\": %.1f, \"axle_add_ns\": %.1f}\n", direct_ns, dispatch_ns);
+  return 0;
+}

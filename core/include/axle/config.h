@@ -1,0 +1,62 @@
+// Configuration. Layers, later wins: built-in defaults -> the AXLE_CONFIG file ->
+// environment variables (AXLE_PLUGIN_PATH, AXLE_LOG_LEVEL, AXLE_FALLBACK) -> the
+// embedding application's Config (axle::configure). Environment variables are
+// ignored in secure-execution (setuid) processes. An unknown key is a
+// ConfigError naming the key and the nearest valid one.
+#pragma once
+
+#include <axle/export.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace axle {
+
+enum class FallbackPolicy { Error, WarnOnce, Silent };
+AXLE_API FallbackPolicy parse_fallback_policy(std::string_view text, std::string_view where);
+AXLE_API const char* fallback_policy_name(FallbackPolicy p);
+
+struct PluginSettings {
+  std::optional<bool> enabled;
+  std::optional<int> rank;
+};
+
+// One configuration layer; unset fields leave lower layers' values in place.
+struct AXLE_API Config {
+  std::optional<std::vector<std::string>> plugin_paths;
+  std::optional<std::string> log_level;
+  std::optional<FallbackPolicy> fallback_policy;               // "fallback": {"policy": ...}
+  std::map<std::string, FallbackPolicy> fallback_by_device;    // "fallback": {"devices": {...}}
+  std::optional<std::string> default_device;
+  std::optional<std::string> default_dtype;
+  std::map<std::string, PluginSettings> plugins;               // "plugins": {name: {...}}
+
+  // Parses a JSON document; `source` names it in errors. Throws ConfigError.
+  static Config parse(std::string_view json_text, std::string_view source);
+  // Applies `over` on top of this layer.
+  void merge(const Config& over);
+};
+
+// The merged configuration: defaults, then AXLE_CONFIG, then environment, then
+// the application's layer. Computed on first use; configure() recomputes it.
+AXLE_API const Config& effective_config();
+// Sets the application layer. Plugin paths take effect for plugins not yet
+// discovered; log level and fallback policies at once.
+AXLE_API void configure(const Config& application_layer);
+enum class ConfigLayer { Defaults, File, Environment, Application };
+// One layer as read (plugin search combines layers in order instead of overriding).
+AXLE_API Config config_layer(ConfigLayer layer);
+// The keys a config file may contain ("plugin_paths", "fallback.policy", ...).
+AXLE_API const std::vector<std::string>& known_config_keys();
+
+namespace detail {
+// Returns getenv(name) unless the process runs in secure-execution mode.
+AXLE_API const char* secure_getenv_str(const char* name);
+// Levenshtein-nearest candidate (for "did you mean").
+AXLE_API std::string nearest(std::string_view word, const std::vector<std::string>& candidates);
+}  // namespace detail
+
+}  // namespace axle

@@ -1,0 +1,72 @@
+// DeviceRuntime: what the core needs from a device type (allocation, byte copies,
+// streams, events, synchronization, statistics), and the registry that maps a
+// DeviceType to its runtime. Implementations come from plugins (through the
+// dispatcher); the core never names one. Thread-safe.
+#pragma once
+
+#include <axle/device.h>
+#include <axle/export.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace axle {
+
+struct AllocatorStats {
+  uint64_t allocated_bytes = 0;
+  uint64_t reserved_bytes = 0;
+  uint64_t peak_allocated_bytes = 0;
+  uint64_t num_allocs = 0;
+  uint64_t num_frees = 0;
+};
+
+struct DeviceProperties {
+  std::string name;
+  uint64_t total_memory = 0;
+  bool host_accessible = false;
+};
+
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+
+class AXLE_API DeviceRuntime {
+ public:
+  virtual ~DeviceRuntime();
+  virtual DeviceType type() const = 0;
+  virtual int device_count() = 0;
+  virtual DeviceProperties properties(int index) = 0;
+  // Throws OutOfMemoryError naming the size on failure.
+  virtual void* allocate(int index, size_t nbytes) = 0;
+  virtual void deallocate(int index, void* ptr, size_t nbytes) noexcept = 0;
+  // Contiguous bytes; `stream` null: complete on return.
+  virtual void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) = 0;
+  virtual void synchronize(int index) = 0;
+  virtual void* stream_create(int index) = 0;
+  virtual void stream_destroy(int index, void* stream) = 0;
+  virtual void stream_synchronize(int index, void* stream) = 0;
+  virtual void* event_create(int index) = 0;
+  virtual void event_destroy(int index, void* event) = 0;
+  virtual void event_record(int index, void* event, void* stream) = 0;
+  virtual void event_synchronize(int index, void* event) = 0;
+  virtual void stream_wait_event(int index, void* stream, void* event) = 0;
+  virtual AllocatorStats stats(int index) = 0;
+  virtual void empty_cache(int index) = 0;
+  // Whether the host may dereference this device's pointers (true for "cpu").
+  virtual bool host_accessible() const = 0;
+};
+
+// Returns the runtime of `type`, asking the installed resolver (the dispatcher,
+// which may load a plugin lazily) the first time. Throws DeviceError naming the
+// type and the known types when none provides it.
+AXLE_API DeviceRuntime& device_runtime(DeviceType type);
+// Validates `device` (type known, index < count) and returns its runtime.
+AXLE_API DeviceRuntime& checked_runtime(const Device& device);
+
+namespace detail {
+// Installed once by the dispatcher: returns the runtime for a type or nullptr.
+using RuntimeResolver = std::function<DeviceRuntime*(DeviceType)>;
+AXLE_API void set_runtime_resolver(RuntimeResolver resolver);
+}  // namespace detail
+
+}  // namespace axle

@@ -1,0 +1,39 @@
+// Storage: reference-counted device memory. Invariant: a StorageImpl owns its
+// data pointer exactly when `deleter` is set; the deleter runs once, when the
+// last Storage handle goes away. Memory comes from the device's allocator
+// (see allocator.h) or is external memory wrapped with a caller's deleter.
+#pragma once
+
+#include <axle/device.h>
+#include <axle/export.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace axle {
+
+struct AXLE_API StorageImpl {
+  using DeleterFn = void (*)(void* context, void* data, size_t nbytes, const Device& device);
+  StorageImpl(void* data, size_t nbytes, Device device, DeleterFn deleter, void* context)
+      : data(data), nbytes(nbytes), device(device), deleter(deleter), deleter_context(context) {}
+  StorageImpl(const StorageImpl&) = delete;
+  StorageImpl& operator=(const StorageImpl&) = delete;
+  ~StorageImpl();
+
+  void* const data;
+  const size_t nbytes;
+  const Device device;  // resolved (index >= 0)
+  DeleterFn const deleter;
+  void* const deleter_context;
+};
+
+using Storage = std::shared_ptr<StorageImpl>;
+
+// Allocates `nbytes` on `device` through that device type's allocator.
+// Throws DeviceError for an unknown device, OutOfMemoryError when it fails.
+AXLE_API Storage allocate_storage(size_t nbytes, const Device& device);
+// Wraps external memory; `deleter` (may be empty) runs when the storage dies.
+AXLE_API Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter);
+
+}  // namespace axle

@@ -1,0 +1,146 @@
+// Tensor: storage + sizes + strides (in elements) + storage offset + dtype.
+// A Tensor is a shared handle (copies alias the same TensorImpl, as in libtorch).
+// View methods here are metadata-only and live in the core; methods that compute
+// (to, contiguous, add, ...) go through the dispatcher (dispatcher/src/tensor_methods.cpp).
+#pragma once
+
+#include <axle/device.h>
+#include <axle/dtype.h>
+#include <axle/error.h>
+#include <axle/export.h>
+#include <axle/scalar.h>
+#include <axle/storage.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace axle {
+
+using IntList = std::vector<int64_t>;
+
+struct TensorImpl {
+  Storage storage;
+  IntList sizes;
+  IntList strides;
+  int64_t storage_offset = 0;
+  DType dtype = kFloat32;
+  bool wrapped_number = false;  // a Python/C++ number turned into a 0-dim tensor (type promotion)
+};
+
+class TensorOptions;
+
+class AXLE_API Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  DType dtype() const { return impl().dtype; }
+  DType scalar_type() const { return dtype(); }
+  Device device() const { return impl().storage->device; }
+  const IntList& sizes() const { return impl().sizes; }
+  const IntList& strides() const { return impl().strides; }
+  // size(dim)/stride(dim) accept negative dims; throw IndexError when out of range.
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return static_cast<int64_t>(impl().sizes.size()); }
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const;
+  int64_t storage_offset() const { return impl().storage_offset; }
+  size_t element_size() const { return axle::element_size(dtype()); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
+  bool is_contiguous() const;
+  const Storage& storage() const { return impl().storage; }
+  // Address of the first element (device memory for non-host devices).
+  void* data_ptr() const;
+  // Typed host pointer; throws DTypeError if T does not match, DeviceError off-host.
+  template <typename T>
+  T* data_ptr() const {
+    check_data_ptr(dtype_of<T>::value);
+    return static_cast<T*>(data_ptr());
+  }
+  // The single value of a one-element tensor (copied to the host if needed).
+  template <typename T>
+  T item() const;
+  Scalar item() const;
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  std::string toString() const;  // "float32[2, 3] on cpu:0"
+
+  // ---- views (metadata only; share storage) — PyTorch semantics and errors
+  Tensor view(const IntList& shape) const;
+  Tensor as_strided(const IntList& sizes, const IntList& strides, std::optional<int64_t> offset = {}) const;
+  Tensor permute(const IntList& dims) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start = {}, std::optional<int64_t> end = {},
+               int64_t step = 1) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor operator[](int64_t index) const { return select(0, index); }
+  Tensor expand(const IntList& sizes) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+
+  // ---- dispatched (see axle/ops.h for the free-function forms)
+  Tensor reshape(const IntList& shape) const;
+  Tensor contiguous() const;
+  Tensor clone() const;
+  Tensor to(const Device& device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const Device& device, DType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor cpu() const { return to(Device("cpu")); }
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& fill_(const Scalar& value);
+  Tensor& zero_() { return fill_(0); }
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor neg() const;
+  Tensor exp() const;
+  Tensor relu() const;
+  Tensor sum(std::optional<DType> dtype = {}) const;
+  Tensor sum(const IntList& dim, bool keepdim = false, std::optional<DType> dtype = {}) const;
+  Tensor mean(std::optional<DType> dtype = {}) const;
+  Tensor mean(const IntList& dim, bool keepdim = false, std::optional<DType> dtype = {}) const;
+  Tensor matmul(const Tensor& other) const;
+  Tensor nonzero() const;
+
+  TensorImpl& unsafe_impl() const { return impl(); }
+
+ private:
+  TensorImpl& impl() const {
+    AXLE_CHECK(impl_ != nullptr, Error, "undefined tensor");
+    return *impl_;
+  }
+  void check_data_ptr(DType requested) const;
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+// Contiguous (row-major) strides for `sizes`.
+AXLE_API IntList contiguous_strides(const IntList& sizes);
+// Product of sizes; throws ValueError on negative sizes or int64 overflow.
+AXLE_API int64_t checked_numel(const IntList& sizes);
+// Wraps a dim in [-ndim, ndim) into [0, ndim); throws IndexError naming both.
+AXLE_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op = nullptr);
+// A tensor of `sizes`/`dtype` on `device` with uninitialized, contiguous memory.
+AXLE_API Tensor make_empty(const IntList& sizes, DType dtype, const Device& device);
+// PyTorch's computeStride: strides to view (sizes, strides) as `shape` without a
+// copy, or nullopt. infer_view_shape resolves one -1 (throws ShapeError).
+AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides, const IntList& shape);
+AXLE_API IntList infer_view_shape(const IntList& shape, int64_t numel, const char* op);
+// A view of `base`'s storage with new metadata.
+AXLE_API Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
+
+template <> AXLE_API float Tensor::item<float>() const;
+template <> AXLE_API double Tensor::item<double>() const;
+template <> AXLE_API int64_t Tensor::item<int64_t>() const;
+template <> AXLE_API int32_t Tensor::item<int32_t>() const;
+template <> AXLE_API bool Tensor::item<bool>() const;
+
+}  // namespace axle

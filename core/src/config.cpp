@@ -1,0 +1,265 @@
+// JSON configuration layers (nlohmann/json) and their validation.
+#include <axle/config.h>
+#include <axle/error.h>
+#include <axle/logging.h>
+
+#include <nlohmann/json.hpp>
+#include <sys/auxv.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace axle {
+
+using nlohmann::json;
+
+FallbackPolicy parse_fallback_policy(std::string_view text, std::string_view where) {
+  if (text == "error") return FallbackPolicy::Error;
+  if (text == "warn_once") return FallbackPolicy::WarnOnce;
+  if (text == "silent") return FallbackPolicy::Silent;
+  throw ConfigError(detail::concat(where, ": invalid fallback policy '", text,
+                                   "': expected 'error', 'warn_once' or 'silent'"));
+}
+
+const char* fallback_policy_name(FallbackPolicy p) {
+  switch (p) {
+    case FallbackPolicy::Error: return "error";
+    case FallbackPolicy::WarnOnce: return "warn_once";
+    case FallbackPolicy::Silent: return "silent";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& known_config_keys() {
+  static const std::vector<std::string> keys = {
+      "plugin_paths",     "log_level",        "fallback",         "fallback.policy", "fallback.devices",
+      "default_device",   "default_dtype",    "plugins",          "plugins.<name>.enabled",
+      "plugins.<name>.rank"};
+  return keys;
+}
+
+namespace detail {
+
+const char* secure_getenv_str(const char* name) {
+  if (getauxval(AT_SECURE) != 0) return nullptr;
+  return std::getenv(name);
+}
+
+std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_cost = SIZE_MAX;
+  for (const std::string& c : candidates) {
+    std::vector<size_t> prev(c.size() + 1), cur(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j)
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (word[i - 1] == c[j - 1] ? 0 : 1)});
+      std::swap(prev, cur);
+    }
+    if (prev[c.size()] < best_cost) {
+      best_cost = prev[c.size()];
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace detail
+
+namespace {
+
+[[noreturn]] void type_error(std::string_view source, const std::string& path, const char* expected, const json& v) {
+  throw ConfigError(detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ",
+                                   v.dump()));
+}
+
+void check_keys(std::string_view source, const std::string& prefix, const json& obj,
+                const std::vector<std::string>& allowed) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+    std::vector<std::string> full;
+    for (const auto& a : allowed) full.push_back(prefix + a);
+    throw ConfigError(detail::concat(source, ": unknown configuration key '", prefix, it.key(),
+                                     "'; did you mean '", detail::nearest(prefix + it.key(), full), "'?"));
+  }
+}
+
+std::string get_string(std::string_view source, const std::string& path, const json& v) {
+  if (!v.is_string()) type_error(source, path, "a string", v);
+  return v.get<std::string>();
+}
+
+}  // namespace
+
+Config Config::parse(std::string_view json_text, std::string_view source) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
+  }
+  if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
+  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins"});
+  Config c;
+  if (doc.contains("plugin_paths")) {
+    const json& v = doc["plugin_paths"];
+    if (!v.is_array()) type_error(source, "plugin_paths", "an array of strings", v);
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < v.size(); ++i) paths.push_back(get_string(source, "plugin_paths[" + std::to_string(i) + "]", v[i]));
+    c.plugin_paths = paths;
+  }
+  if (doc.contains("log_level")) {
+    c.log_level = get_string(source, "log_level", doc["log_level"]);
+    parse_log_level(*c.log_level);  // validate now
+  }
+  if (doc.contains("fallback")) {
+    const json& f = doc["fallback"];
+    if (!f.is_object()) type_error(source, "fallback", "an object", f);
+    check_keys(source, "fallback.", f, {"policy", "devices"});
+    if (f.contains("policy"))
+      c.fallback_policy = parse_fallback_policy(get_string(source, "fallback.policy", f["policy"]), source);
+    if (f.contains("devices")) {
+      const json& d = f["devices"];
+      if (!d.is_object()) type_error(source, "fallback.devices", "an object", d);
+      for (auto it = d.begin(); it != d.end(); ++it)
+        c.fallback_by_device[it.key()] =
+            parse_fallback_policy(get_string(source, "fallback.devices." + it.key(), it.value()), source);
+    }
+  }
+  if (doc.contains("default_device")) c.default_device = get_string(source, "default_device", doc["default_device"]);
+  if (doc.contains("default_dtype")) c.default_dtype = get_string(source, "default_dtype", doc["default_dtype"]);
+  if (doc.contains("plugins")) {
+    const json& p = doc["plugins"];
+    if (!p.is_object()) type_error(source, "plugins", "an object", p);
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      const std::string path = "plugins." + it.key();
+      if (!it.value().is_object()) type_error(source, path, "an object", it.value());
+      check_keys(source, path + ".", it.value(), {"enabled", "rank"});
+      PluginSettings s;
+      if (it.value().contains("enabled")) {
+        const json& e = it.value()["enabled"];
+        if (!e.is_boolean()) type_error(source, path + ".enabled", "a boolean", e);
+        s.enabled = e.get<bool>();
+      }
+      if (it.value().contains("rank")) {
+        const json& r = it.value()["rank"];
+        if (!r.is_number_integer()) type_error(source, path + ".rank", "an integer", r);
+        s.rank = r.get<int>();
+      }
+      c.plugins[it.key()] = s;
+    }
+  }
+  return c;
+}
+
+void Config::merge(const Config& over) {
+  if (over.plugin_paths) plugin_paths = over.plugin_paths;
+  if (over.log_level) log_level = over.log_level;
+  if (over.fallback_policy) fallback_policy = over.fallback_policy;
+  for (const auto& [k, v] : over.fallback_by_device) fallback_by_device[k] = v;
+  if (over.default_device) default_device = over.default_device;
+  if (over.default_dtype) default_dtype = over.default_dtype;
+  for (const auto& [k, v] : over.plugins) {
+    if (v.enabled) plugins[k].enabled = v.enabled;
+    if (v.rank) plugins[k].rank = v.rank;
+  }
+}
+
+namespace {
+
+struct Layers {
+  std::mutex mutex;
+  bool loaded = false;
+  Config defaults, file, env, app, effective;
+};
+
+Layers& layers() {
+  static auto* l = new Layers;
+  return *l;
+}
+
+Config read_file_layer() {
+  const char* path = detail::secure_getenv_str("AXLE_CONFIG");
+  if (!path || !*path) return {};
+  std::ifstream in(path);
+  AXLE_CHECK(in.good(), ConfigError, "AXLE_CONFIG names '", path, "', which cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return Config::parse(ss.str(), path);
+}
+
+Config read_env_layer() {
+  Config c;
+  if (const char* p = detail::secure_getenv_str("AXLE_PLUGIN_PATH"); p && *p) {
+    std::vector<std::string> paths;
+    std::stringstream ss(p);
+    for (std::string item; std::getline(ss, item, ':');)
+      if (!item.empty()) paths.push_back(item);
+    c.plugin_paths = paths;
+  }
+  if (const char* l = detail::secure_getenv_str("AXLE_LOG_LEVEL"); l && *l) {
+    parse_log_level(l);
+    c.log_level = l;
+  }
+  if (const char* f = detail::secure_getenv_str("AXLE_FALLBACK"); f && *f)
+    c.fallback_policy = parse_fallback_policy(f, "AXLE_FALLBACK");
+  return c;
+}
+
+void recompute(Layers& l) {
+  Config e = l.defaults;
+  e.merge(l.file);
+  e.merge(l.env);
+  e.merge(l.app);
+  l.effective = e;
+  set_log_level(parse_log_level(*l.effective.log_level));
+}
+
+Layers& loaded_layers() {
+  Layers& l = layers();
+  if (!l.loaded) {
+    l.defaults.log_level = "warn";
+    l.defaults.fallback_policy = FallbackPolicy::WarnOnce;
+    l.file = read_file_layer();
+    l.env = read_env_layer();
+    l.loaded = true;
+    recompute(l);
+  }
+  return l;
+}
+
+}  // namespace
+
+const Config& effective_config() {
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  return loaded_layers().effective;
+}
+
+Config config_layer(ConfigLayer which) {
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  Layers& ll = loaded_layers();
+  switch (which) {
+    case ConfigLayer::Defaults: return ll.defaults;
+    case ConfigLayer::File: return ll.file;
+    case ConfigLayer::Environment: return ll.env;
+    case ConfigLayer::Application: return ll.app;
+  }
+  return {};
+}
+
+void configure(const Config& application_layer) {
+  if (application_layer.log_level) parse_log_level(*application_layer.log_level);
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  Layers& ll = loaded_layers();
+  ll.app.merge(application_layer);
+  recompute(ll);
+}
+
+}  // namespace axle

@@ -1,0 +1,53 @@
+// The registry from DeviceType to DeviceRuntime. Runtimes are found through a
+// resolver the dispatcher installs (it loads plugins lazily); found runtimes are
+// cached in a fixed array read without locks.
+#include <axle/device_runtime.h>
+#include <axle/error.h>
+
+#include <array>
+#include <atomic>
+#include <mutex>
+
+namespace axle {
+
+DeviceRuntime::~DeviceRuntime() = default;
+
+namespace {
+constexpr size_t kMaxTypes = 1024;
+std::array<std::atomic<DeviceRuntime*>, kMaxTypes> g_cache{};
+std::mutex g_resolver_mutex;
+detail::RuntimeResolver& resolver() {
+  static auto* r = new detail::RuntimeResolver;
+  return *r;
+}
+}  // namespace
+
+void detail::set_runtime_resolver(RuntimeResolver r) {
+  std::lock_guard lock(g_resolver_mutex);
+  resolver() = std::move(r);
+}
+
+DeviceRuntime& device_runtime(DeviceType type) {
+  AXLE_CHECK(type.id() < kMaxTypes, DeviceError, "device type id ", type.id(), " out of range");
+  if (DeviceRuntime* rt = g_cache[type.id()].load(std::memory_order_acquire)) return *rt;
+  DeviceRuntime* rt = nullptr;
+  {
+    std::lock_guard lock(g_resolver_mutex);
+    if (resolver()) rt = resolver()(type);
+  }
+  AXLE_CHECK(rt != nullptr, DeviceError, "no plugin provides device type '", type.name(),
+             "' (see `axle info` for the loaded plugins and the plugin search path)");
+  g_cache[type.id()].store(rt, std::memory_order_release);
+  return *rt;
+}
+
+DeviceRuntime& checked_runtime(const Device& device) {
+  DeviceRuntime& rt = device_runtime(device.type());
+  const int count = rt.device_count();
+  const int index = device.resolved().index();
+  AXLE_CHECK(index < count, DeviceError, "device '", device.str(), "' is not available: ", count, " ",
+             device.type().name(), " device(s) present");
+  return rt;
+}
+
+}  // namespace axle

@@ -1,0 +1,35 @@
+// Storage allocation through the device runtime registry, and external memory.
+#include <axle/device_runtime.h>
+#include <axle/error.h>
+#include <axle/storage.h>
+
+namespace axle {
+
+StorageImpl::~StorageImpl() {
+  if (deleter) deleter(deleter_context, data, nbytes, device);
+}
+
+namespace {
+void runtime_deleter(void* context, void* data, size_t nbytes, const Device& device) {
+  static_cast<DeviceRuntime*>(context)->deallocate(device.index(), data, nbytes);
+}
+void function_deleter(void* context, void* data, size_t, const Device&) {
+  auto* fn = static_cast<std::function<void(void*)>*>(context);
+  if (*fn) (*fn)(data);
+  delete fn;
+}
+}  // namespace
+
+Storage allocate_storage(size_t nbytes, const Device& device) {
+  const Device d = device.resolved();
+  DeviceRuntime& rt = checked_runtime(d);
+  void* ptr = rt.allocate(d.index(), nbytes);
+  return std::make_shared<StorageImpl>(ptr, nbytes, d, &runtime_deleter, &rt);
+}
+
+Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter) {
+  auto* ctx = new std::function<void(void*)>(std::move(deleter));
+  return std::make_shared<StorageImpl>(data, nbytes, device.resolved(), &function_deleter, ctx);
+}
+
+}  // namespace axle

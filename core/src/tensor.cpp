@@ -1,0 +1,139 @@
+// Tensor metadata: numel/contiguity, construction of empty tensors and views,
+// typed access to single values.
+#include <axle/device_runtime.h>
+#include <axle/tensor.h>
+
+#include <axle/plugin/helpers.hpp>
+
+#include <cstring>
+
+namespace axle {
+
+int64_t checked_numel(const IntList& sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    AXLE_CHECK(s >= 0, ValueError, "negative dimension ", s, " in size ", detail::concat("[", s, "]"));
+    AXLE_CHECK(!__builtin_mul_overflow(n, s, &n), ValueError, "tensor size overflows int64: too many elements");
+  }
+  return n;
+}
+
+IntList contiguous_strides(const IntList& sizes) {
+  IntList strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t lo = ndim > 0 ? -ndim : -1, hi = ndim > 0 ? ndim - 1 : 0;
+  AXLE_CHECK(dim >= lo && dim <= hi, IndexError, op ? op : "", op ? "(): " : "",
+             "Dimension out of range (expected to be in range of [", lo, ", ", hi, "], but got ", dim, ")");
+  return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
+}
+
+Tensor make_empty(const IntList& sizes, DType dtype, const Device& device) {
+  const int64_t n = checked_numel(sizes);
+  size_t nbytes = 0;
+  AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError,
+             "tensor of ", n, " elements of ", dtype, " overflows the address space");
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = allocate_storage(nbytes, device);
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = base.storage();
+  impl->sizes = std::move(sizes);
+  impl->strides = std::move(strides);
+  impl->storage_offset = offset;
+  impl->dtype = base.dtype();
+  return Tensor(std::move(impl));
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t s : sizes()) n *= s;
+  return n;
+}
+
+int64_t Tensor::size(int64_t d) const { return sizes()[wrap_dim(d, dim(), "size")]; }
+int64_t Tensor::stride(int64_t d) const { return strides()[wrap_dim(d, dim(), "stride")]; }
+
+bool Tensor::is_contiguous() const {
+  const IntList& sz = sizes();
+  const IntList& st = strides();
+  int64_t expected = 1;
+  for (size_t i = sz.size(); i-- > 0;) {
+    if (sz[i] == 0) return true;
+    if (sz[i] != 1) {
+      if (st[i] != expected) return false;
+      expected *= sz[i];
+    }
+  }
+  return true;
+}
+
+void* Tensor::data_ptr() const {
+  const TensorImpl& i = impl();
+  return static_cast<char*>(i.storage->data) + i.storage_offset * static_cast<int64_t>(element_size());
+}
+
+void Tensor::check_data_ptr(DType requested) const {
+  AXLE_CHECK(requested == dtype(), DTypeError, "data_ptr<", requested, ">() called on a tensor of dtype ", dtype());
+  AXLE_CHECK(device_runtime(device().type()).host_accessible(), DeviceError, "data_ptr<T>() on a ", device(),
+             " tensor: its memory is not host-addressable; use .cpu() first");
+}
+
+namespace {
+// Copies the single element of `t` to `out` (at least 8 bytes).
+void read_single(const Tensor& t, void* out) {
+  AXLE_CHECK(t.numel() == 1, ValueError, "a Tensor with ", t.numel(),
+             " elements cannot be converted to Scalar (item() needs exactly one element)");
+  DeviceRuntime& rt = device_runtime(t.device().type());
+  if (rt.host_accessible())
+    std::memcpy(out, t.data_ptr(), t.element_size());
+  else
+    rt.copy(CopyKind::DeviceToHost, t.device().index(), out, t.data_ptr(), t.element_size(), nullptr);
+}
+template <typename T>
+T read_as(const Tensor& t) {
+  alignas(8) unsigned char buf[8] = {};
+  read_single(t, buf);
+  if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(plugin::load_as<double>(buf, static_cast<axle_dtype>(t.dtype())));
+  else if constexpr (std::is_same_v<T, bool>)
+    return plugin::load_as<bool>(buf, static_cast<axle_dtype>(t.dtype()));
+  else
+    return static_cast<T>(is_floating_point(t.dtype()) ? static_cast<int64_t>(plugin::load_as<double>(buf, static_cast<axle_dtype>(t.dtype())))
+                                                      : plugin::load_as<int64_t>(buf, static_cast<axle_dtype>(t.dtype())));
+}
+}  // namespace
+
+template <> float Tensor::item<float>() const { return read_as<float>(*this); }
+template <> double Tensor::item<double>() const { return read_as<double>(*this); }
+template <> int64_t Tensor::item<int64_t>() const { return read_as<int64_t>(*this); }
+template <> int32_t Tensor::item<int32_t>() const { return read_as<int32_t>(*this); }
+template <> bool Tensor::item<bool>() const { return read_as<bool>(*this); }
+
+Scalar Tensor::item() const {
+  if (is_floating_point(dtype())) return Scalar(item<double>());
+  if (dtype() == kBool) return Scalar(item<bool>());
+  return Scalar(item<int64_t>());
+}
+
+std::string Tensor::toString() const {
+  if (!defined()) return "undefined tensor";
+  std::string s = std::string(dtype_name(dtype())) + "[";
+  for (size_t i = 0; i < sizes().size(); ++i) s += (i ? ", " : "") + std::to_string(sizes()[i]);
+  return s + "] on " + device().str();
+}
+
+}  // namespace axle

@@ -1,0 +1,13 @@
+// The one header an application includes: tensors, ops, dispatcher, config.
+#pragma once
+
+#include <axle/config.h>
+#include <axle/device.h>
+#include <axle/device_runtime.h>
+#include <axle/dispatcher.h>
+#include <axle/dtype.h>
+#include <axle/error.h>
+#include <axle/library.h>
+#include <axle/logging.h>
+#include <axle/ops.h>
+#include <axle/tensor.h>

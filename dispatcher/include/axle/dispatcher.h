@@ -1,0 +1,100 @@
+// The dispatcher: operator registry, keyed table (op x device type), plugin
+// discovery/loading and the call path. See docs/dispatch.md and docs/discovery.md.
+// All functions are thread-safe; calls never lock (the table is published atomically).
+#pragma once
+
+#include <axle/config.h>
+#include <axle/export.h>
+#include <axle/operator.h>
+#include <axle/value.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace axle {
+
+class OpEntry;
+// A resolved operator; cheap to copy. Obtain once (e.g. in a function-local static).
+class AXLE_API OpHandle {
+ public:
+  explicit OpHandle(const OpEntry* e) : entry_(e) {}
+  const FunctionSchema& schema() const;
+  const OpEntry* entry() const { return entry_; }
+
+ private:
+  const OpEntry* entry_;
+};
+
+// Finds a declared op by "name.overload" ("add.Tensor", "myapp::scale"); an op
+// with an empty overload can be found by name. Throws NotImplementedError naming it.
+AXLE_API OpHandle find_op(std::string_view name);
+// Runs an op. `args` in schema order; missing trailing arguments get defaults.
+AXLE_API Stack call_op(const OpHandle& op, Stack args);
+AXLE_API Stack call_op(std::string_view name, Stack args);
+
+enum class PluginStatus { Loaded, Available, Rejected, Disabled };
+AXLE_API const char* plugin_status_name(PluginStatus s);
+
+struct PluginInfo {
+  std::string name;  // empty when unknown (rejected before identity was known)
+  std::string version;
+  int abi_major = 0, abi_minor = 0;
+  std::vector<std::string> device_types;
+  int rank = 0;
+  std::string path;
+  bool has_manifest = false;
+  PluginStatus status = PluginStatus::Available;
+  std::string reason;  // why rejected / disabled
+};
+
+struct DeviceInfo {
+  std::string type;
+  int count = 0;
+  std::string provider;  // plugin providing the runtime
+  std::vector<std::string> names;
+  std::string note;      // e.g. why zero devices
+};
+
+struct FallbackCount {
+  std::string op;
+  std::string device;
+  uint64_t count = 0;
+};
+
+struct CandidateInfo {
+  std::string kind;        // "kernel", "app kernel", "composite", "boxed fallback", "host fallback"
+  std::string plugin;      // providing plugin (empty for core)
+  std::string provenance;  // file:line or symbol
+  int rank = 0;
+};
+
+struct ExplainRow {
+  std::string device_type;
+  std::vector<CandidateInfo> chain;  // empty: no kernel
+  std::string note;
+};
+
+// The plugin search path, in order (embedding app, AXLE_PLUGIN_PATH, config, default).
+AXLE_API std::vector<std::string> plugin_search_path();
+// Every plugin found, with its status. Does not load lazily-loaded plugins.
+AXLE_API std::vector<PluginInfo> plugins();
+// Device types with a runtime (loads the plugins of known device types if `load_all`).
+AXLE_API std::vector<DeviceInfo> devices(bool load_all = true);
+// Loads a plugin file now (absolute or relative path). Throws PluginError with the reason.
+AXLE_API PluginInfo load_plugin(const std::string& path);
+// Loads every available plugin (as `axle explain` and `axle info` do).
+AXLE_API void load_all_plugins();
+// Host-fallback hits per (op, device) since start.
+AXLE_API std::vector<FallbackCount> fallback_stats();
+// For each device type: what would run for `op` and where it came from.
+AXLE_API std::vector<ExplainRow> explain(std::string_view op);
+// Names of all declared operators.
+AXLE_API std::vector<std::string> op_names();
+
+AXLE_API DType get_default_dtype();
+AXLE_API void set_default_dtype(DType d);  // floating dtypes only (ValueError otherwise)
+AXLE_API Device get_default_device();
+AXLE_API void set_default_device(const Device& d);
+
+}  // namespace axle

@@ -1,0 +1,50 @@
+// Operator declarations: each operator is declared once with its schema, its
+// shape function (the "meta" step shared by all backends), an optional
+// composite implementation, and a doc line. See dispatcher/src/ops/.
+#pragma once
+
+#include <axle/export.h>
+#include <axle/schema.h>
+#include <axle/value.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace axle {
+
+// What the shape function decides about one output.
+struct OutputSpec {
+  IntList sizes;
+  DType dtype = kFloat32;
+  int alias_arg = -1;       // >= 0: the output IS that (in-place / out=) argument
+  bool data_dependent = false;  // the kernel allocates it through the host
+};
+
+// The shape function's view of a call: arguments (it may normalize them, e.g.
+// wrap dims, before kernels see them) and the target device.
+struct ShapeContext {
+  const char* op;     // "add.Tensor", for messages
+  Stack& args;
+  Device device;
+  std::vector<OutputSpec> outputs;
+};
+
+using ShapeFn = void (*)(ShapeContext&);
+// A composite kernel: the op written with other ops, device-agnostic.
+using CompositeFn = Stack (*)(const Stack& args);
+// An application's kernel bound in-process (unstructured: returns its outputs).
+using CppKernel = std::function<Stack(const Stack& args)>;
+
+struct OpDecl {
+  const char* schema;
+  ShapeFn shape = nullptr;          // required unless the op is composite-only
+  CompositeFn composite = nullptr;
+  const char* doc = "";
+  const char* kernel_op = nullptr;  // in-place/out variants: whose kernels serve them ("add.Tensor")
+};
+
+// Every built-in declaration, in declaration order (used by `axle ops`, bindings).
+AXLE_API const std::vector<OpDecl>& builtin_op_decls();
+
+}  // namespace axle

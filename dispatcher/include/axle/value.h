@@ -1,0 +1,62 @@
+// Value: one boxed operator argument or result (PyTorch's IValue, reduced to the
+// types of axle's schema grammar). Scalars are Int, Double or Bool values.
+#pragma once
+
+#include <axle/device.h>
+#include <axle/dtype.h>
+#include <axle/scalar.h>
+#include <axle/tensor.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace axle {
+
+class AXLE_API Value {
+ public:
+  enum class Tag { None, Tensor, TensorList, Int, IntList, Double, Bool, String, DType, Device };
+  Value() = default;
+  Value(std::nullopt_t) {}                                 // NOLINT
+  Value(Tensor t) : v_(std::move(t)) {}                    // NOLINT
+  Value(std::vector<Tensor> t) : v_(std::move(t)) {}       // NOLINT
+  Value(IntList l) : v_(std::move(l)) {}                   // NOLINT
+  Value(std::initializer_list<int64_t> l) : v_(IntList(l)) {}  // NOLINT
+  Value(const Scalar& s);                                  // NOLINT
+  Value(std::string s) : v_(std::move(s)) {}               // NOLINT
+  Value(const char* s) : v_(std::string(s)) {}             // NOLINT
+  Value(DType d) : v_(d) {}                                // NOLINT
+  Value(Device d) : v_(d) {}                               // NOLINT
+  template <typename T>
+  Value(std::optional<T> o) {  // NOLINT
+    if (o) *this = Value(*o);
+  }
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  Value(T x) : Value(Scalar(x)) {}  // NOLINT
+
+  Tag tag() const { return static_cast<Tag>(v_.index()); }
+  bool is_none() const { return tag() == Tag::None; }
+  bool is_tensor() const { return tag() == Tag::Tensor; }
+  bool is_scalar() const { return tag() == Tag::Int || tag() == Tag::Double || tag() == Tag::Bool; }
+  const Tensor& tensor() const;
+  Tensor& tensor();
+  const std::vector<Tensor>& tensors() const;
+  int64_t to_int() const;
+  double to_double() const;
+  bool to_bool() const;
+  Scalar scalar() const;
+  const IntList& int_list() const;
+  const std::string& str() const;
+  DType dtype() const;
+  Device device() const;
+  std::string type_name() const;
+  std::string repr() const;
+
+ private:
+  std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string, DType, Device>
+      v_;
+};
+
+using Stack = std::vector<Value>;
+
+}  // namespace axle

@@ -1,0 +1,351 @@
+// The call path: target device -> table slot -> shape function -> output
+// allocation -> candidates in order (kernels may decline) -> host fallback.
+#include "registry.h"
+
+#include <axle/logging.h>
+#include <axle/ops.h>
+
+#include <map>
+#include <set>
+
+namespace axle {
+
+Stack dispatch(const OpEntry& op, Stack& args);
+
+namespace {
+
+struct KernelCallContext : ErrorSink {
+  Stack* outputs = nullptr;
+  Device device;
+};
+
+// A 0-dim CPU tensor may join tensors of another device (PyTorch's CPU scalar rule).
+bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
+
+Device target_device(const OpEntry& op, const Stack& args) {
+  const Tensor* chosen = nullptr;
+  const Tensor* scalar = nullptr;
+  auto consider = [&](const Tensor& t) {
+    if (!t.defined()) return;
+    if (is_cpu_scalar(t)) {
+      if (!scalar) scalar = &t;
+      return;
+    }
+    if (!chosen) {
+      chosen = &t;
+      return;
+    }
+    AXLE_CHECK(chosen->device() == t.device(), DeviceError,
+               "Expected all tensors to be on the same device, but found at least two devices, ", chosen->device(),
+               " and ", t.device(), "! (when calling ", op.name, ")");
+  };
+  for (const Value& v : args) {
+    if (v.is_tensor())
+      consider(v.tensor());
+    else if (v.tag() == Value::Tag::TensorList)
+      for (const Tensor& t : v.tensors()) consider(t);
+  }
+  if (chosen) return chosen->device();
+  if (scalar) return scalar->device();
+  const int d = op.schema.find_argument("device");
+  if (d >= 0 && static_cast<size_t>(d) < args.size() && !args[d].is_none()) return args[d].device().resolved();
+  return get_default_device().resolved();
+}
+
+[[noreturn]] void no_kernel(const OpEntry& op, const Device& device, const char* why) {
+  std::string have;
+  for (const std::string& d : Registry::get().devices_with_kernel(op)) have += (have.empty() ? "" : ", ") + d;
+  throw NotImplementedError(detail::concat("operator '", op.name, "' ", why, " for device '", device,
+                                           "'; kernels exist for: ", have.empty() ? "(none)" : have));
+}
+
+void fill_view(axle_tensor_view& v, const Tensor& t) {
+  v.struct_size = sizeof v;
+  v.data = t.data_ptr();
+  v.dtype = static_cast<axle_dtype>(t.dtype());
+  v.ndim = static_cast<int32_t>(t.dim());
+  v.sizes = t.sizes().data();
+  v.strides = t.strides().data();
+  v.device_index = t.device().index();
+  v.reserved0 = 0;
+}
+
+axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Stack& outputs, const Device& device,
+                   KernelCallContext& ctx) {
+  size_t tensor_count = 0;
+  for (const Value& v : args) tensor_count += v.is_tensor() ? 1 : 0;
+  std::vector<axle_tensor_view> views(tensor_count + outputs.size());
+  std::vector<std::vector<axle_tensor_view>> lists;
+  std::vector<axle_value> values(args.size());
+  size_t next_view = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Value& v = args[i];
+    axle_value& out = values[i];
+    out = axle_value{};
+    switch (v.tag()) {
+      case Value::Tag::None: out.tag = AXLE_VALUE_NONE; break;
+      case Value::Tag::Tensor:
+        if (!v.tensor().defined()) {
+          out.tag = AXLE_VALUE_NONE;
+          break;
+        }
+        fill_view(views[next_view], v.tensor());
+        out.tag = AXLE_VALUE_TENSOR;
+        out.u.tensor = &views[next_view++];
+        break;
+      case Value::Tag::TensorList: {
+        auto& l = lists.emplace_back(v.tensors().size());
+        for (size_t k = 0; k < l.size(); ++k) fill_view(l[k], v.tensors()[k]);
+        out.tag = AXLE_VALUE_TENSOR_LIST;
+        out.u.tensors.items = l.data();
+        out.u.tensors.count = static_cast<int64_t>(l.size());
+        break;
+      }
+      case Value::Tag::Int: out.tag = AXLE_VALUE_INT; out.u.i = v.to_int(); break;
+      case Value::Tag::IntList:
+        out.tag = AXLE_VALUE_INT_LIST;
+        out.u.ints.items = v.int_list().data();
+        out.u.ints.count = static_cast<int64_t>(v.int_list().size());
+        break;
+      case Value::Tag::Double: out.tag = AXLE_VALUE_DOUBLE; out.u.f = v.to_double(); break;
+      case Value::Tag::Bool: out.tag = AXLE_VALUE_BOOL; out.u.i = v.to_bool() ? 1 : 0; break;
+      case Value::Tag::String: out.tag = AXLE_VALUE_STRING; out.u.str = v.str().c_str(); break;
+      case Value::Tag::DType: out.tag = AXLE_VALUE_DTYPE; out.u.i = static_cast<int64_t>(v.dtype()); break;
+      case Value::Tag::Device:
+        out.tag = AXLE_VALUE_DEVICE;
+        out.u.device.type = v.device().type().name().c_str();
+        out.u.device.index = v.device().index();
+        break;
+    }
+  }
+  axle_tensor_view* out_views = views.data() + tensor_count;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].is_tensor() && outputs[i].tensor().defined()) {
+      fill_view(out_views[i], outputs[i].tensor());
+    } else {
+      out_views[i] = axle_tensor_view{};
+      out_views[i].struct_size = sizeof(axle_tensor_view);
+      out_views[i].device_index = device.index();
+    }
+  }
+  ctx.outputs = &outputs;
+  ctx.device = device;
+  axle_kernel_call call{};
+  call.struct_size = sizeof call;
+  call.op_name = op.name.c_str();
+  call.schema = op.schema.text.c_str();
+  call.args = values.data();
+  call.num_args = static_cast<int32_t>(values.size());
+  call.num_outputs = static_cast<int32_t>(outputs.size());
+  call.outputs = out_views;
+  call.stream = nullptr;
+  call.host = host_api();
+  call.call_context = &ctx;
+  return c.fn(c.user_data, &call);
+}
+
+// ---------------------------------------------------------------- host fallback
+struct FallbackState {
+  std::mutex mutex;
+  std::map<std::pair<std::string, std::string>, uint64_t> counts;
+  std::set<std::pair<std::string, std::string>> warned;
+};
+FallbackState& fallback_state() {
+  static auto* s = new FallbackState;
+  return *s;
+}
+
+FallbackPolicy policy_for(const Device& device) {
+  const Config& cfg = effective_config();
+  auto it = cfg.fallback_by_device.find(device.type().name());
+  if (it != cfg.fallback_by_device.end()) return it->second;
+  return cfg.fallback_policy.value_or(FallbackPolicy::WarnOnce);
+}
+
+Value to_host(const Value& v) {
+  if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(Device("cpu"));
+  if (v.tag() == Value::Tag::TensorList) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : v.tensors()) out.push_back(t.to(Device("cpu")));
+    return out;
+  }
+  return v;
+}
+
+void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device) {
+  const FallbackPolicy policy = policy_for(device);
+  if (policy == FallbackPolicy::Error)
+    no_kernel(op, device, detail::concat("has no kernel and the fallback policy for '", device.type().name(),
+                                         "' is 'error'").c_str());
+  const auto key = std::make_pair(op.name, device.type().name());
+  {
+    FallbackState& s = fallback_state();
+    std::lock_guard lock(s.mutex);
+    ++s.counts[key];
+    if (policy == FallbackPolicy::WarnOnce && s.warned.insert(key).second)
+      AXLE_LOG(LogLevel::Warn, "operator '", op.name, "' has no kernel for device '", device.type().name(),
+               "': running it on the host (inputs copied to cpu, outputs copied back). Warned once per op.");
+  }
+  Stack host_args;
+  host_args.reserve(args.size());
+  for (const Value& v : args) host_args.push_back(to_host(v));
+  const int d = op.schema.find_argument("device");
+  if (d >= 0 && !host_args[d].is_none()) host_args[d] = Device("cpu");
+  Stack host_out = dispatch(op, host_args);
+  for (size_t i = 0; i < outputs.size() && i < host_out.size(); ++i) {
+    if (outputs[i].is_tensor() && outputs[i].tensor().defined())
+      outputs[i].tensor().copy_(host_out[i].tensor());
+    else
+      outputs[i] = host_out[i].tensor().to(device);
+  }
+}
+
+// copy_ between devices: stage through contiguous buffers and the runtimes' byte copies.
+void cross_device_copy(Tensor& dst, const Tensor& src) {
+  Tensor s = src.expand(dst.sizes()).to(dst.dtype()).contiguous();
+  Tensor d = dst.is_contiguous() ? dst : empty(dst.sizes(), TensorOptions().dtype(dst.dtype()).device(dst.device()));
+  const size_t n = d.nbytes();
+  if (n > 0) {
+    DeviceRuntime& src_rt = device_runtime(s.device().type());
+    DeviceRuntime& dst_rt = device_runtime(d.device().type());
+    if (src_rt.host_accessible()) {
+      dst_rt.copy(CopyKind::HostToDevice, d.device().index(), d.data_ptr(), s.data_ptr(), n, nullptr);
+    } else if (dst_rt.host_accessible()) {
+      src_rt.copy(CopyKind::DeviceToHost, s.device().index(), d.data_ptr(), s.data_ptr(), n, nullptr);
+    } else {
+      std::vector<unsigned char> staging(n);
+      src_rt.copy(CopyKind::DeviceToHost, s.device().index(), staging.data(), s.data_ptr(), n, nullptr);
+      dst_rt.copy(CopyKind::HostToDevice, d.device().index(), d.data_ptr(), staging.data(), n, nullptr);
+    }
+  }
+  if (!d.is_same(dst)) dst.copy_(d);
+}
+
+const OpEntry* copy_op() {
+  static const OpEntry* e = Registry::get().find("copy_");
+  return e;
+}
+
+}  // namespace
+
+axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim,
+                                           const int64_t* sizes, axle_tensor_view* out) {
+  auto* ctx = static_cast<KernelCallContext*>(context);
+  if (!ctx || !out || index < 0 || static_cast<size_t>(index) >= ctx->outputs->size() || ndim < 0 ||
+      dtype < 0 || dtype >= AXLE_DTYPE_COUNT_V1) {
+    if (ctx) ctx->message = "allocate_output: invalid output index, rank or dtype";
+    return AXLE_ERROR_INVALID_ARGUMENT;
+  }
+  try {
+    Tensor t = make_empty(IntList(sizes, sizes + ndim), static_cast<DType>(dtype), ctx->device);
+    (*ctx->outputs)[index] = t;
+    fill_view(*out, (*ctx->outputs)[index].tensor());
+    return AXLE_OK;
+  } catch (const OutOfMemoryError& e) {
+    ctx->message = e.what();
+    return AXLE_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    ctx->message = e.what();
+    return AXLE_ERROR_INVALID_ARGUMENT;
+  }
+}
+
+Stack dispatch(const OpEntry& op, Stack& args) {
+  if (&op == copy_op()) {
+    Tensor& self = args[0].tensor();
+    const Tensor& src = args[1].tensor();
+    if (self.device() != src.device()) {
+      cross_device_copy(self, src);
+      return {self};
+    }
+  }
+  const Device device = target_device(op, args);
+  const DeviceType type = device.type();
+  PluginManager& pm = PluginManager::get();
+  if (!pm.is_device_type_ready(type)) pm.ensure_device_type(type);
+  const Slot* slot = Registry::get().table().slot(op.index, type.id());
+  if (!slot || slot->chain.empty()) {
+    checked_runtime(device);  // an unknown device type or index is a DeviceError
+    no_kernel(op, device, "has no kernel");
+  }
+
+  const Candidate& first = slot->chain.front();
+  if (first.kind == CandidateKind::Composite) return op.decl.composite(args);
+  if (first.kind == CandidateKind::AppKernel) return (*first.app)(args);
+
+  AXLE_CHECK(op.decl.shape != nullptr, NotImplementedError, "operator '", op.name,
+             "' has kernels but no shape function");
+  if (!device.is_cpu())  // CPU scalars join device tensors as device tensors
+    for (Value& v : args)
+      if (v.is_tensor() && v.tensor().defined() && is_cpu_scalar(v.tensor())) v = v.tensor().to(device);
+  checked_runtime(device);
+  ShapeContext sc{op.name.c_str(), args, device, {}};
+  op.decl.shape(sc);
+  Stack outputs;
+  outputs.reserve(sc.outputs.size());
+  for (const OutputSpec& o : sc.outputs) {
+    if (o.alias_arg >= 0)
+      outputs.push_back(args[o.alias_arg]);
+    else if (o.data_dependent)
+      outputs.push_back(Value(Tensor()));
+    else
+      outputs.push_back(make_empty(o.sizes, o.dtype, device));
+  }
+
+  for (const Candidate& c : slot->chain) {
+    switch (c.kind) {
+      case CandidateKind::Kernel:
+      case CandidateKind::BoxedFallback: {
+        KernelCallContext ctx;
+        const axle_status s = invoke(op, c, args, outputs, device, ctx);
+        if (s == AXLE_OK) return outputs;
+        if (s == AXLE_DECLINED) {
+          AXLE_LOG(LogLevel::Debug, op.name, " on ", device, ": ", c.plugin, " declined (", c.provenance, ")",
+                   ctx.message.empty() ? "" : ": ", ctx.message);
+          continue;
+        }
+        throw_status(s, detail::concat(op.name, " on ", device, " (plugin '", c.plugin, "', ", c.provenance, "): ",
+                                       ctx.message.empty() ? "kernel failed" : ctx.message));
+      }
+      case CandidateKind::AppKernel: return (*c.app)(args);
+      case CandidateKind::Composite: {
+        Stack result = op.decl.composite(args);
+        for (size_t i = 0; i < outputs.size() && i < result.size(); ++i) {
+          if (sc.outputs[i].alias_arg >= 0)
+            outputs[i].tensor().copy_(result[i].tensor());
+          else
+            outputs[i] = result[i];
+        }
+        return outputs;
+      }
+      case CandidateKind::HostFallback: host_fallback(op, args, outputs, device); return outputs;
+    }
+  }
+  no_kernel(op, device, "has only kernels that declined this call");
+}
+
+Stack call_op(const OpHandle& h, Stack args) {
+  const OpEntry& op = *h.entry();
+  op.schema.complete_arguments(args);
+  return dispatch(op, args);
+}
+
+Stack call_op(std::string_view name, Stack args) { return call_op(find_op(name), std::move(args)); }
+
+OpHandle find_op(std::string_view name) {
+  const OpEntry* e = Registry::get().find(name);
+  AXLE_CHECK(e != nullptr, NotImplementedError, "unknown operator '", name, "'");
+  return OpHandle(e);
+}
+
+const FunctionSchema& OpHandle::schema() const { return entry_->schema; }
+
+std::vector<FallbackCount> fallback_stats() {
+  FallbackState& s = fallback_state();
+  std::lock_guard lock(s.mutex);
+  std::vector<FallbackCount> out;
+  for (const auto& [k, n] : s.counts) out.push_back({k.first, k.second, n});
+  return out;
+}
+
+}  // namespace axle

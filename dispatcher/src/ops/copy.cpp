@@ -1,0 +1,78 @@
+// Copy and movement ops: copy_ (strided, dtype-converting; across devices the
+// dispatcher stages it, see call.cpp), clone, contiguous, to, reshape.
+#include "shape_util.h"
+
+#include <axle/ops.h>
+
+namespace axle::shape {
+namespace {
+
+void copy_shape(ShapeContext& c) {
+  const Tensor& self = c.args[0].tensor();
+  const Tensor& src = c.args[1].tensor();
+  const IntList b = broadcast(self.sizes(), src.sizes());
+  AXLE_CHECK(b == self.sizes(), ShapeError, "copy_(): src of shape ", str(src.sizes()),
+             " cannot be broadcast to self of shape ", str(self.sizes()));
+  c.outputs = {{self.sizes(), self.dtype(), 0}};
+}
+
+Tensor empty_same(const Tensor& t, DType dtype, const Device& device) { return make_empty(t.sizes(), dtype, device); }
+
+Stack clone_composite(const Stack& a) {
+  const Tensor& t = a[0].tensor();
+  Tensor out = empty_same(t, t.dtype(), t.device());
+  out.copy_(t);
+  return {out};
+}
+
+Stack contiguous_composite(const Stack& a) {
+  const Tensor& t = a[0].tensor();
+  return {t.is_contiguous() ? t : t.clone()};
+}
+
+Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool copy) {
+  const Device d = device.resolved();
+  if (!copy && d == t.device() && dtype == t.dtype()) return t;
+  Tensor out = empty_same(t, dtype, d);
+  out.copy_(t);
+  return out;
+}
+
+Stack to_dtype_composite(const Stack& a) {
+  const Tensor& t = a[0].tensor();
+  return {to_impl(t, t.device(), a[1].dtype(), a[3].to_bool())};
+}
+
+Stack to_device_composite(const Stack& a) {
+  const Tensor& t = a[0].tensor();
+  return {to_impl(t, a[1].device(), a[2].is_none() ? t.dtype() : a[2].dtype(), a[4].to_bool())};
+}
+
+Stack reshape_composite(const Stack& a) {
+  const Tensor& t = a[0].tensor();
+  const IntList shape = infer_view_shape(a[1].int_list(), t.numel(), "reshape");
+  if (auto strides = compute_view_strides(t.sizes(), t.strides(), shape))
+    return {make_view(t, shape, *strides, t.storage_offset())};
+  return {t.clone().view(shape)};
+}
+
+}  // namespace
+
+std::vector<OpDecl> copy_ops() {
+  return {
+      {"copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", &copy_shape, nullptr,
+       "Copies src (broadcast, dtype-converted, from any device) into self."},
+      {"clone(Tensor self) -> Tensor", nullptr, &clone_composite, "A contiguous copy."},
+      {"contiguous(Tensor(a) self) -> Tensor(a)", nullptr, &contiguous_composite,
+       "self if contiguous, else a contiguous copy."},
+      {"to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor(a)", nullptr,
+       &to_dtype_composite, "Converts to a dtype (self when already so and copy=False)."},
+      {"to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> "
+       "Tensor(a)",
+       nullptr, &to_device_composite, "Moves to a device (and dtype)."},
+      {"reshape(Tensor(a) self, int[] shape) -> Tensor(a)", nullptr, &reshape_composite,
+       "A view when strides allow, else a copy."},
+  };
+}
+
+}  // namespace axle::shape

@@ -1,0 +1,104 @@
+// Pointwise ops: add, sub, mul, div (broadcast + promotion), their in-place
+// forms, and unary neg, exp, relu.
+#include "shape_util.h"
+
+#include <axle/ops.h>
+
+namespace axle::shape {
+namespace {
+
+void binary_common(ShapeContext& c) {
+  const Tensor& a = c.args[0].tensor();
+  const Tensor& b = c.args[1].tensor();
+  c.outputs = {{broadcast(a.sizes(), b.sizes()), result_type({&a, &b})}};
+}
+
+void check_alpha(ShapeContext& c) {
+  const Value& alpha = c.args[2];
+  const DType dt = c.outputs[0].dtype;
+  AXLE_CHECK(!(is_integral(dt, true) && alpha.tag() == Value::Tag::Double), DTypeError, c.op,
+             ": For integral input tensors, argument alpha must not be a floating point number.");
+  AXLE_CHECK(!(dt == kBool && alpha.tag() != Value::Tag::Bool && alpha.to_double() != 1.0), DTypeError, c.op,
+             ": Boolean alpha only supported for Boolean results.");
+}
+
+void add_shape(ShapeContext& c) {
+  binary_common(c);
+  check_alpha(c);
+}
+
+void sub_shape(ShapeContext& c) {
+  const bool a = c.args[0].tensor().dtype() == kBool, b = c.args[1].tensor().dtype() == kBool;
+  AXLE_CHECK(!(a && b), DTypeError, c.op,
+             ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+             "operator instead.");
+  AXLE_CHECK(!(a || b), DTypeError, c.op,
+             ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+             "use the `~` or `logical_not()` operator instead.");
+  binary_common(c);
+  check_alpha(c);
+}
+
+void div_shape(ShapeContext& c) {
+  binary_common(c);
+  if (!is_floating_point(c.outputs[0].dtype)) c.outputs[0].dtype = get_default_dtype();
+}
+
+// In-place: the result must have self's shape and be castable to self's dtype.
+template <ShapeFn Functional>
+void inplace_shape(ShapeContext& c) {
+  Functional(c);
+  const Tensor& self = c.args[0].tensor();
+  AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
+             " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
+  AXLE_CHECK(can_cast(c.outputs[0].dtype, self.dtype()), DTypeError, c.op, ": result type ",
+             dtype_name(c.outputs[0].dtype), " can't be cast to the desired output type ", dtype_name(self.dtype()));
+  c.outputs[0] = {self.sizes(), self.dtype(), 0};
+}
+
+void neg_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op,
+             ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+             "the `~` or `logical_not()` operator instead.");
+  c.outputs = {{t.sizes(), t.dtype()}};
+}
+
+// Unary float ops: integer and bool inputs produce the default float dtype.
+void float_unary_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
+}
+
+void relu_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op, ": Boolean inputs not supported for relu");
+  c.outputs = {{t.sizes(), t.dtype()}};
+}
+
+}  // namespace
+
+std::vector<OpDecl> pointwise_ops() {
+  return {
+      {"add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", &add_shape, nullptr,
+       "self + alpha * other, broadcast and promoted."},
+      {"sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", &sub_shape, nullptr,
+       "self - alpha * other, broadcast and promoted."},
+      {"mul.Tensor(Tensor self, Tensor other) -> Tensor", &binary_common, nullptr, "self * other."},
+      {"div.Tensor(Tensor self, Tensor other) -> Tensor", &div_shape, nullptr,
+       "True division; integer inputs give the default float dtype."},
+      {"add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", &inplace_shape<&add_shape>,
+       nullptr, "In-place add.", "add.Tensor"},
+      {"sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", &inplace_shape<&sub_shape>,
+       nullptr, "In-place sub.", "sub.Tensor"},
+      {"mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", &inplace_shape<&binary_common>, nullptr,
+       "In-place mul.", "mul.Tensor"},
+      {"div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", &inplace_shape<&div_shape>, nullptr,
+       "In-place div.", "div.Tensor"},
+      {"neg(Tensor self) -> Tensor", &neg_shape, nullptr, "-self."},
+      {"exp(Tensor self) -> Tensor", &float_unary_shape, nullptr, "e ** self."},
+      {"relu(Tensor self) -> Tensor", &relu_shape, nullptr, "max(self, 0)."},
+  };
+}
+
+}  // namespace axle::shape

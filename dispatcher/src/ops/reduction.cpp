@@ -1,0 +1,71 @@
+// Reductions: sum and mean over all dims (composites) or a dim list.
+#include "shape_util.h"
+
+#include <axle/ops.h>
+
+#include <algorithm>
+
+namespace axle::shape {
+namespace {
+
+// Normalizes args[1] (None | int[]) into a sorted list of unique dims (empty for
+// a 0-dim input) and computes the output sizes.
+IntList reduce_sizes(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  const int64_t n = t.dim();
+  const bool keepdim = c.args[2].to_bool();
+  IntList dims;
+  if (!c.args[1].is_none()) {
+    for (int64_t d : c.args[1].int_list()) {
+      const int64_t w = wrap_dim(d, n, c.op);
+      AXLE_CHECK(std::find(dims.begin(), dims.end(), w) == dims.end(), ValueError, c.op, ": dim ", w,
+                 " appears multiple times in the list of dims");
+      dims.push_back(w);
+    }
+  }
+  if (n == 0) dims.clear();
+  else if (dims.empty()) for (int64_t d = 0; d < n; ++d) dims.push_back(d);
+  std::sort(dims.begin(), dims.end());
+  IntList sizes;
+  for (int64_t d = 0; d < n; ++d) {
+    const bool reduced = std::binary_search(dims.begin(), dims.end(), d);
+    if (!reduced) sizes.push_back(t.sizes()[d]);
+    else if (keepdim) sizes.push_back(1);
+  }
+  c.args[1] = dims;
+  return sizes;
+}
+
+void sum_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  const DType dt = !c.args[3].is_none() ? c.args[3].dtype() : is_integral(t.dtype(), true) ? kInt64 : t.dtype();
+  c.outputs = {{reduce_sizes(c), dt}};
+}
+
+void mean_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  const DType dt = c.args[3].is_none() ? t.dtype() : c.args[3].dtype();
+  AXLE_CHECK(is_floating_point(dt), DTypeError, c.op,
+             ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+             "Got: ",
+             dtype_name(dt));
+  c.outputs = {{reduce_sizes(c), dt}};
+}
+
+}  // namespace
+
+std::vector<OpDecl> reduction_ops() {
+  return {
+      {"sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", nullptr,
+       [](const Stack& a) { return call_op("sum.dim_IntList", {a[0], Value(), false, a[1]}); },
+       "Sum of all elements."},
+      {"sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+       &sum_shape, nullptr, "Sum over dims (integers and bool sum to int64)."},
+      {"mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", nullptr,
+       [](const Stack& a) { return call_op("mean.dim", {a[0], Value(), false, a[1]}); }, "Mean of all elements."},
+      {"mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", &mean_shape,
+       nullptr, "Mean over dims (floating dtypes only)."},
+  };
+}
+
+}  // namespace axle::shape

@@ -1,0 +1,27 @@
+// Shared pieces of shape functions: broadcasting, type promotion (PyTorch's
+// result_type with dim / zero-dim / wrapped-number categories), casting rules.
+#pragma once
+
+#include <axle/operator.h>
+
+#include <string>
+#include <vector>
+
+namespace axle::shape {
+
+std::string str(const IntList& sizes);
+// Broadcast shape of a and b; ShapeError in PyTorch's words otherwise.
+IntList broadcast(const IntList& a, const IntList& b);
+// torch.result_type over the given tensors (wrapped numbers rank lowest).
+DType result_type(const std::vector<const Tensor*>& tensors);
+// PyTorch's canCast: no float->integral, no non-bool->bool.
+bool can_cast(DType from, DType to);
+// The ops' family lists (one per file), concatenated by builtin_op_decls().
+std::vector<OpDecl> creation_ops();
+std::vector<OpDecl> copy_ops();
+std::vector<OpDecl> pointwise_ops();
+std::vector<OpDecl> reduction_ops();
+std::vector<OpDecl> linalg_ops();
+std::vector<OpDecl> indexing_ops();
+
+}  // namespace axle::shape

@@ -1,0 +1,166 @@
+// The host side of the plugin ABI: the host API given to plugins, the mapping of
+// status codes to typed exceptions, and DeviceRuntime over a plugin's
+// axle_device_interface.
+#include "registry.h"
+
+#include <axle/logging.h>
+
+#include <cstring>
+
+namespace axle {
+
+[[noreturn]] void throw_status(axle_status status, const std::string& message) {
+  switch (status) {
+    case AXLE_ERROR_INVALID_ARGUMENT: throw ValueError(message);
+    case AXLE_ERROR_SHAPE: throw ShapeError(message);
+    case AXLE_ERROR_DTYPE: throw DTypeError(message);
+    case AXLE_ERROR_INDEX: throw IndexError(message);
+    case AXLE_ERROR_OUT_OF_MEMORY: throw OutOfMemoryError(message);
+    case AXLE_ERROR_NOT_IMPLEMENTED: throw NotImplementedError(message);
+    case AXLE_ERROR_DEVICE: throw DeviceError(message);
+    default: throw Error(message);
+  }
+}
+
+namespace {
+
+void host_log(int32_t level, const char* plugin, const char* message) {
+  const int l = std::clamp(level, 0, 4);
+  AXLE_LOG(static_cast<LogLevel>(l), "[", plugin ? plugin : "plugin", "] ", message ? message : "");
+}
+
+void host_set_error(void* context, const char* message) {
+  if (context && message) static_cast<ErrorSink*>(context)->message = message;
+}
+
+const char* host_get_option(const char*, const char*) { return nullptr; }
+
+axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim, const int64_t* sizes,
+                                 axle_tensor_view* out);
+
+}  // namespace
+
+// Defined in call.cpp: the data-dependent output path.
+axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim,
+                                           const int64_t* sizes, axle_tensor_view* out);
+
+namespace {
+axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim, const int64_t* sizes,
+                                 axle_tensor_view* out) {
+  return allocate_data_dependent_output(context, index, dtype, ndim, sizes, out);
+}
+}  // namespace
+
+const axle_host_api* host_api() {
+  static const axle_host_api api = {
+      sizeof(axle_host_api), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, &host_log, &host_set_error, &host_allocate_output,
+      &host_get_option,
+  };
+  return &api;
+}
+
+namespace {
+
+class PluginRuntime final : public DeviceRuntime {
+ public:
+  PluginRuntime(const axle_device_interface& iface, std::string plugin)
+      : iface_(iface), type_(iface.type_name), plugin_(std::move(plugin)) {}
+
+  DeviceType type() const override { return type_; }
+  bool host_accessible() const override { return host_accessible_; }
+
+  void init() {
+    axle_device_properties p{};
+    p.struct_size = sizeof p;
+    int count = device_count();
+    host_accessible_ = count > 0 && iface_.get_properties(iface_.self, 0, &p) == AXLE_OK && p.host_accessible != 0;
+  }
+
+  int device_count() override {
+    int32_t n = 0;
+    check(iface_.device_count(iface_.self, &n), "device_count");
+    return n;
+  }
+  DeviceProperties properties(int index) override {
+    axle_device_properties p{};
+    p.struct_size = sizeof p;
+    check(iface_.get_properties(iface_.self, index, &p), "get_properties");
+    p.name[sizeof p.name - 1] = '\0';
+    return {p.name, p.total_memory, p.host_accessible != 0};
+  }
+  void* allocate(int index, size_t nbytes) override {
+    void* ptr = nullptr;
+    const axle_status s = iface_.allocate(iface_.self, index, nbytes, &ptr);
+    if (s == AXLE_ERROR_OUT_OF_MEMORY || (s == AXLE_OK && ptr == nullptr))
+      throw OutOfMemoryError(detail::concat(type_.name(), ":", index, ": out of memory allocating ", nbytes,
+                                            " bytes", last_error()));
+    check(s, "allocate");
+    return ptr;
+  }
+  void deallocate(int index, void* ptr, size_t nbytes) noexcept override {
+    if (iface_.deallocate(iface_.self, index, ptr, nbytes) != AXLE_OK)
+      AXLE_LOG(LogLevel::Error, type_.name(), ": deallocate failed", last_error());
+  }
+  void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) override {
+    check(iface_.copy(iface_.self, static_cast<axle_copy_kind>(kind), index, dst, src, nbytes, stream), "copy");
+  }
+  void synchronize(int index) override { check(iface_.synchronize(iface_.self, index), "synchronize"); }
+  void* stream_create(int index) override {
+    axle_stream s = nullptr;
+    check(iface_.stream_create(iface_.self, index, &s), "stream_create");
+    return s;
+  }
+  void stream_destroy(int index, void* s) override { check(iface_.stream_destroy(iface_.self, index, s), "stream_destroy"); }
+  void stream_synchronize(int index, void* s) override {
+    check(iface_.stream_synchronize(iface_.self, index, s), "stream_synchronize");
+  }
+  void* event_create(int index) override {
+    axle_event e = nullptr;
+    check(iface_.event_create(iface_.self, index, &e), "event_create");
+    return e;
+  }
+  void event_destroy(int index, void* e) override { check(iface_.event_destroy(iface_.self, index, e), "event_destroy"); }
+  void event_record(int index, void* e, void* s) override {
+    check(iface_.event_record(iface_.self, index, e, s), "event_record");
+  }
+  void event_synchronize(int index, void* e) override {
+    check(iface_.event_synchronize(iface_.self, index, e), "event_synchronize");
+  }
+  void stream_wait_event(int index, void* s, void* e) override {
+    check(iface_.stream_wait_event(iface_.self, index, s, e), "stream_wait_event");
+  }
+  AllocatorStats stats(int index) override {
+    axle_allocator_stats st{};
+    st.struct_size = sizeof st;
+    check(iface_.allocator_stats(iface_.self, index, &st), "allocator_stats");
+    return {st.allocated_bytes, st.reserved_bytes, st.peak_allocated_bytes, st.num_allocs, st.num_frees};
+  }
+  void empty_cache(int index) override { check(iface_.empty_cache(iface_.self, index), "empty_cache"); }
+
+ private:
+  std::string last_error() const {
+    const char* e = iface_.last_error ? iface_.last_error(iface_.self) : nullptr;
+    return e && *e ? std::string(": ") + e : std::string();
+  }
+  void check(axle_status s, const char* what) const {
+    if (s == AXLE_OK) return;
+    throw_status(s == AXLE_DECLINED ? AXLE_ERROR_DEVICE : s,
+                 detail::concat(type_.name(), " device runtime (plugin '", plugin_, "'): ", what, " failed with status ",
+                                s, last_error()));
+  }
+
+  axle_device_interface iface_;
+  DeviceType type_;
+  std::string plugin_;
+  bool host_accessible_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceRuntime> make_plugin_runtime(const axle_device_interface& iface, const std::string& plugin) {
+  auto rt = std::make_unique<PluginRuntime>(iface, plugin);
+  rt->init();
+  return rt;
+}
+
+}  // namespace axle

@@ -1,0 +1,269 @@
+/*
+ * axle plugin ABI — the only header a device plugin needs.
+ *
+ * Standalone C (C11 and C++): depends on <stddef.h> and <stdint.h> only.
+ * Rules (see plugin-sdk/CHANGELOG.md and docs/plugin-abi.md):
+ *   - Every struct that crosses the boundary starts with `struct_size`; fields are
+ *     append-only. A reader checks struct_size before touching a field added in a
+ *     later minor version.
+ *   - ABI major must match exactly; the core accepts any plugin minor <= its own.
+ *   - No C++ type and no exception crosses the boundary. Functions return an
+ *     axle_status; the message goes through axle_host_api.set_error.
+ *   - Registration is explicit: the core calls `register_plugin` once, after it has
+ *     checked the descriptor. No static initializers are needed.
+ */
+#ifndef AXLE_PLUGIN_H_
+#define AXLE_PLUGIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AXLE_ABI_MAJOR 1
+#define AXLE_ABI_MINOR 0
+
+/* The one symbol a plugin exports. */
+#define AXLE_PLUGIN_ENTRY_SYMBOL "axle_plugin_get_descriptor"
+
+#if defined(_WIN32)
+#define AXLE_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define AXLE_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* ---------------------------------------------------------------- status */
+typedef int32_t axle_status;
+enum {
+  AXLE_OK = 0,
+  /* The kernel will not serve this call (dtype, rank, layout...). It must not
+   * have written any output. The dispatcher tries the next candidate. */
+  AXLE_DECLINED = 1,
+  AXLE_ERROR_INVALID_ARGUMENT = 2, /* becomes ValueError */
+  AXLE_ERROR_SHAPE = 3,            /* ShapeError */
+  AXLE_ERROR_DTYPE = 4,            /* DTypeError */
+  AXLE_ERROR_INDEX = 5,            /* IndexError */
+  AXLE_ERROR_OUT_OF_MEMORY = 6,    /* OutOfMemoryError */
+  AXLE_ERROR_NOT_IMPLEMENTED = 7,  /* NotImplementedError */
+  AXLE_ERROR_DEVICE = 8,           /* DeviceError */
+  AXLE_ERROR_INTERNAL = 9          /* Error */
+};
+
+/* ---------------------------------------------------------------- dtypes */
+/* Fixed numbering: part of the ABI. */
+typedef int32_t axle_dtype;
+enum {
+  AXLE_DTYPE_FLOAT32 = 0,
+  AXLE_DTYPE_FLOAT64 = 1,
+  AXLE_DTYPE_FLOAT16 = 2,
+  AXLE_DTYPE_BFLOAT16 = 3,
+  AXLE_DTYPE_INT8 = 4,
+  AXLE_DTYPE_UINT8 = 5,
+  AXLE_DTYPE_INT16 = 6,
+  AXLE_DTYPE_INT32 = 7,
+  AXLE_DTYPE_INT64 = 8,
+  AXLE_DTYPE_BOOL = 9,
+  AXLE_DTYPE_COUNT_V1 = 10
+};
+
+/* ---------------------------------------------------------------- logging */
+enum {
+  AXLE_LOG_TRACE = 0,
+  AXLE_LOG_DEBUG = 1,
+  AXLE_LOG_INFO = 2,
+  AXLE_LOG_WARN = 3,
+  AXLE_LOG_ERROR = 4
+};
+
+/* ---------------------------------------------------------------- tensors */
+/* A strided view of device memory. `data` already includes the storage offset
+ * and may be a device pointer that the host must not dereference. Strides are
+ * in elements and may be 0 (broadcast) or negative never (axle has no negative
+ * strides). Valid only for the duration of the call it is passed to. */
+typedef struct axle_tensor_view {
+  size_t struct_size;
+  void* data;
+  axle_dtype dtype;
+  int32_t ndim;
+  const int64_t* sizes;
+  const int64_t* strides;
+  int32_t device_index;
+  int32_t reserved0;
+} axle_tensor_view;
+
+/* ---------------------------------------------------------------- boxed values */
+typedef int32_t axle_value_tag;
+enum {
+  AXLE_VALUE_NONE = 0,
+  AXLE_VALUE_TENSOR = 1,      /* u.tensor */
+  AXLE_VALUE_TENSOR_LIST = 2, /* u.tensors */
+  AXLE_VALUE_INT = 3,         /* u.i */
+  AXLE_VALUE_INT_LIST = 4,    /* u.ints */
+  AXLE_VALUE_DOUBLE = 5,      /* u.f */
+  AXLE_VALUE_BOOL = 6,        /* u.i (0 or 1) */
+  AXLE_VALUE_STRING = 7,      /* u.str (NUL-terminated) */
+  AXLE_VALUE_DTYPE = 8,       /* u.i (an axle_dtype) */
+  AXLE_VALUE_DEVICE = 9       /* u.device */
+};
+
+typedef struct axle_value {
+  axle_value_tag tag;
+  int32_t reserved0;
+  union {
+    const axle_tensor_view* tensor;
+    struct {
+      const axle_tensor_view* items;
+      int64_t count;
+    } tensors;
+    int64_t i;
+    struct {
+      const int64_t* items;
+      int64_t count;
+    } ints;
+    double f;
+    const char* str;
+    struct {
+      const char* type;
+      int32_t index;
+    } device;
+  } u;
+} axle_value;
+
+struct axle_host_api;
+
+/* One kernel invocation. Inputs are the op's schema arguments in schema order
+ * (a Scalar argument arrives as INT, DOUBLE or BOOL). Outputs are allocated by
+ * the core on the target device from the op's shape function, except for ops
+ * whose output shape depends on the data: there `outputs[i].data` is NULL and
+ * the kernel calls host->allocate_output. */
+typedef struct axle_kernel_call {
+  size_t struct_size;
+  const char* op_name; /* "add.Tensor" */
+  const char* schema;  /* the full schema string */
+  const axle_value* args;
+  int32_t num_args;
+  int32_t num_outputs;
+  axle_tensor_view* outputs;
+  void* stream; /* current stream of the target device (NULL: default stream) */
+  const struct axle_host_api* host;
+  void* call_context; /* opaque: pass back to host callbacks */
+} axle_kernel_call;
+
+/* A kernel: fills call->outputs. `user_data` is what was given at registration. */
+typedef axle_status (*axle_kernel_fn)(void* user_data, const axle_kernel_call* call);
+
+/* ---------------------------------------------------------------- host API */
+/* Provided by the core; valid for the life of the process. */
+typedef struct axle_host_api {
+  size_t struct_size;
+  uint16_t abi_major;
+  uint16_t abi_minor;
+  uint32_t reserved0;
+  /* Log through the shared `axle` logger. Thread-safe. */
+  void (*log)(int32_t level, const char* plugin_name, const char* message);
+  /* Attach a message to the error status the current kernel is about to return. */
+  void (*set_error)(void* call_context, const char* message);
+  /* Data-dependent outputs: allocate output `index` with the given dtype and
+   * sizes (contiguous) on the target device and describe it in *out. */
+  axle_status (*allocate_output)(void* call_context, int32_t index, axle_dtype dtype, int32_t ndim,
+                                 const int64_t* sizes, axle_tensor_view* out);
+  /* A plugin option from the configuration (plugins.<name>.options.<key>) as a
+   * JSON text in a static buffer owned by the core, or NULL when unset. */
+  const char* (*get_option)(const char* plugin_name, const char* key);
+} axle_host_api;
+
+/* ---------------------------------------------------------------- devices */
+typedef struct axle_device_properties {
+  size_t struct_size;
+  char name[128];
+  uint64_t total_memory; /* bytes, 0 if unknown */
+  int32_t host_accessible; /* 1: the host may dereference device pointers */
+  int32_t reserved0;
+} axle_device_properties;
+
+typedef struct axle_allocator_stats {
+  size_t struct_size;
+  uint64_t allocated_bytes;      /* currently handed out */
+  uint64_t reserved_bytes;       /* held from the system, incl. cache */
+  uint64_t peak_allocated_bytes; /* since start */
+  uint64_t num_allocs;
+  uint64_t num_frees;
+} axle_allocator_stats;
+
+typedef int32_t axle_copy_kind;
+enum { AXLE_COPY_HOST_TO_DEVICE = 0, AXLE_COPY_DEVICE_TO_HOST = 1, AXLE_COPY_DEVICE_TO_DEVICE = 2 };
+
+typedef void* axle_stream; /* NULL means the device's default stream */
+typedef void* axle_event;
+
+/* The runtime of one device type. `self` is passed back to every function.
+ * All functions are thread-safe. Memory copies move contiguous bytes; strided
+ * copies are the job of the `copy_` kernel. `stream` NULL: the call completes
+ * before it returns. Non-NULL: it is ordered on that stream and may return early. */
+typedef struct axle_device_interface {
+  size_t struct_size;
+  const char* type_name; /* "cpu" is the host */
+  void* self;
+  axle_status (*device_count)(void* self, int32_t* count);
+  axle_status (*get_properties)(void* self, int32_t index, axle_device_properties* props);
+  axle_status (*allocate)(void* self, int32_t index, size_t nbytes, void** ptr);
+  axle_status (*deallocate)(void* self, int32_t index, void* ptr, size_t nbytes);
+  axle_status (*copy)(void* self, axle_copy_kind kind, int32_t device_index, void* dst,
+                      const void* src, size_t nbytes, axle_stream stream);
+  axle_status (*synchronize)(void* self, int32_t index);
+  axle_status (*stream_create)(void* self, int32_t index, axle_stream* stream);
+  axle_status (*stream_destroy)(void* self, int32_t index, axle_stream stream);
+  axle_status (*stream_synchronize)(void* self, int32_t index, axle_stream stream);
+  axle_status (*event_create)(void* self, int32_t index, axle_event* event);
+  axle_status (*event_destroy)(void* self, int32_t index, axle_event event);
+  axle_status (*event_record)(void* self, int32_t index, axle_event event, axle_stream stream);
+  axle_status (*event_synchronize)(void* self, int32_t index, axle_event event);
+  axle_status (*stream_wait_event)(void* self, int32_t index, axle_stream stream, axle_event event);
+  axle_status (*allocator_stats)(void* self, int32_t index, axle_allocator_stats* stats);
+  axle_status (*empty_cache)(void* self, int32_t index);
+  /* Last error text of this device type, for statuses returned outside a kernel
+   * call (may be NULL). */
+  const char* (*last_error)(void* self);
+} axle_device_interface;
+
+/* ---------------------------------------------------------------- registration */
+typedef struct axle_registrar {
+  size_t struct_size;
+  void* context;
+  const axle_host_api* host;
+  /* Provide the runtime of a device type named in the descriptor. */
+  axle_status (*register_device_type)(void* context, const axle_device_interface* iface);
+  /* Bind a kernel for (op, device type). `op_name` is "name.overload" of a
+   * declared operator (or an operator this plugin declared with define_op);
+   * `provenance` is a short "file:line" or symbol shown by `axle explain`. */
+  axle_status (*register_kernel)(void* context, const char* op_name, const char* device_type,
+                                 axle_kernel_fn fn, void* user_data, const char* provenance);
+  /* A boxed fallback: receives every op of `device_type` that has no kernel. */
+  axle_status (*register_fallback)(void* context, const char* device_type, axle_kernel_fn fn,
+                                   void* user_data, const char* provenance);
+} axle_registrar;
+
+typedef struct axle_plugin_descriptor {
+  size_t struct_size;
+  uint16_t abi_major;
+  uint16_t abi_minor;
+  uint32_t reserved0;
+  const char* name;    /* unique, [a-z0-9_]+ */
+  const char* version; /* the plugin's own version */
+  const char* const* device_types; /* device types it serves kernels for */
+  int32_t num_device_types;
+  int32_t default_rank; /* higher wins among plugins serving a device type */
+  /* Called once by the core. Returns AXLE_OK or an error (message via host->set_error
+   * with a NULL context is not possible: use registrar->host->log). */
+  axle_status (*register_plugin)(const axle_registrar* registrar);
+} axle_plugin_descriptor;
+
+typedef const axle_plugin_descriptor* (*axle_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* AXLE_PLUGIN_H_ */

@@ -1,0 +1,110 @@
+// The host device "cpu": aligned malloc, memcpy copies, synchronous streams
+// (work on the host completes before the call returns), allocation statistics.
+#include "kernels.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace axle::reference {
+namespace {
+
+std::atomic<uint64_t> g_allocated{0}, g_peak{0}, g_allocs{0}, g_frees{0};
+thread_local const char* t_last_error = nullptr;
+
+axle_status check_index(int32_t index) {
+  if (index == 0) return AXLE_OK;
+  t_last_error = "the host has one device, cpu:0";
+  return AXLE_ERROR_DEVICE;
+}
+
+axle_status device_count(void*, int32_t* count) {
+  *count = 1;
+  return AXLE_OK;
+}
+
+axle_status get_properties(void*, int32_t index, axle_device_properties* p) {
+  if (axle_status s = check_index(index)) return s;
+  std::strncpy(p->name, "host CPU", sizeof p->name - 1);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  p->total_memory = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+  p->host_accessible = 1;
+  return AXLE_OK;
+}
+
+axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
+  if (axle_status s = check_index(index)) return s;
+  void* p = nullptr;
+  if (posix_memalign(&p, 64, nbytes == 0 ? 1 : nbytes) != 0) {
+    t_last_error = "posix_memalign failed";
+    return AXLE_ERROR_OUT_OF_MEMORY;
+  }
+  *ptr = p;
+  const uint64_t now = g_allocated.fetch_add(nbytes) + nbytes;
+  uint64_t peak = g_peak.load();
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+  g_allocs.fetch_add(1);
+  return AXLE_OK;
+}
+
+axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
+  std::free(ptr);
+  g_allocated.fetch_sub(nbytes);
+  g_frees.fetch_add(1);
+  return AXLE_OK;
+}
+
+axle_status copy(void*, axle_copy_kind, int32_t index, void* dst, const void* src, size_t nbytes, axle_stream) {
+  if (axle_status s = check_index(index)) return s;
+  if (nbytes) std::memmove(dst, src, nbytes);
+  return AXLE_OK;
+}
+
+axle_status no_op(void*, int32_t index) { return check_index(index); }
+axle_status stream_create(void*, int32_t index, axle_stream* s) {
+  *s = new int(0);  // a token: host work is synchronous
+  return check_index(index);
+}
+axle_status stream_destroy(void*, int32_t, axle_stream s) {
+  delete static_cast<int*>(s);
+  return AXLE_OK;
+}
+axle_status stream_sync(void*, int32_t index, axle_stream) { return check_index(index); }
+axle_status event_create(void*, int32_t index, axle_event* e) {
+  *e = new int(0);
+  return check_index(index);
+}
+axle_status event_destroy(void*, int32_t, axle_event e) {
+  delete static_cast<int*>(e);
+  return AXLE_OK;
+}
+axle_status event_record(void*, int32_t index, axle_event, axle_stream) { return check_index(index); }
+axle_status event_sync(void*, int32_t index, axle_event) { return check_index(index); }
+axle_status stream_wait(void*, int32_t index, axle_stream, axle_event) { return check_index(index); }
+
+axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
+  if (axle_status s = check_index(index)) return s;
+  st->allocated_bytes = g_allocated.load();
+  st->reserved_bytes = st->allocated_bytes;
+  st->peak_allocated_bytes = g_peak.load();
+  st->num_allocs = g_allocs.load();
+  st->num_frees = g_frees.load();
+  return AXLE_OK;
+}
+
+const char* last_error(void*) { return t_last_error; }
+
+const axle_device_interface kHost = {
+    sizeof(axle_device_interface), "cpu", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
+    &no_op, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record, &event_sync,
+    &stream_wait, &stats, &no_op, &last_error,
+};
+
+}  // namespace
+
+const axle_device_interface* host_device() { return &kHost; }
+
+}  // namespace axle::reference

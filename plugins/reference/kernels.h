@@ -1,0 +1,27 @@
+// The reference plugin's kernels (one op family per .cpp file) and its host device.
+#pragma once
+
+#include <axle/plugin/helpers.hpp>
+
+namespace axle::reference {
+
+using plugin::KernelEntry;
+
+const axle_device_interface* host_device();
+
+axle_status fill(void*, const axle_kernel_call* call);
+axle_status arange(void*, const axle_kernel_call* call);
+axle_status copy(void*, const axle_kernel_call* call);
+axle_status add(void*, const axle_kernel_call* call);
+axle_status sub(void*, const axle_kernel_call* call);
+axle_status mul(void*, const axle_kernel_call* call);
+axle_status div(void*, const axle_kernel_call* call);
+axle_status neg(void*, const axle_kernel_call* call);
+axle_status exp(void*, const axle_kernel_call* call);
+axle_status relu(void*, const axle_kernel_call* call);
+axle_status sum(void*, const axle_kernel_call* call);
+axle_status mean(void*, const axle_kernel_call* call);
+axle_status matmul(void*, const axle_kernel_call* call);
+axle_status nonzero(void*, const axle_kernel_call* call);
+
+}  // namespace axle::reference

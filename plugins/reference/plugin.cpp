@@ -1,0 +1,44 @@
+// The reference plugin: the host device "cpu" and a portable kernel for every
+// op, lowest rank. The oracle other backends are compared with.
+#include "kernels.h"
+
+namespace axle::reference {
+namespace {
+
+const char* const kDeviceTypes[] = {"cpu"};
+
+const KernelEntry kKernels[] = {
+    {"fill_.Scalar", &fill, AXLE_HERE},
+    {"arange.start_step", &arange, AXLE_HERE},
+    {"copy_", &copy, AXLE_HERE},
+    {"add.Tensor", &add, AXLE_HERE},
+    {"sub.Tensor", &sub, AXLE_HERE},
+    {"mul.Tensor", &mul, AXLE_HERE},
+    {"div.Tensor", &div, AXLE_HERE},
+    {"neg", &neg, AXLE_HERE},
+    {"exp", &exp, AXLE_HERE},
+    {"relu", &relu, AXLE_HERE},
+    {"sum.dim_IntList", &sum, AXLE_HERE},
+    {"mean.dim", &mean, AXLE_HERE},
+    {"matmul", &matmul, AXLE_HERE},
+    {"nonzero", &nonzero, AXLE_HERE},
+};
+
+axle_status register_plugin(const axle_registrar* r) {
+  if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
+  const axle_status s = r->register_device_type(r->context, host_device());
+  if (s != AXLE_OK) return s;
+  return plugin::register_kernels(r, "cpu", kKernels);
+}
+
+const axle_plugin_descriptor kDescriptor = {
+    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "reference", "0.1.0", kDeviceTypes, 1, 0,
+    &register_plugin,
+};
+
+}  // namespace
+}  // namespace axle::reference
+
+extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) {
+  return &axle::reference::kDescriptor;
+}

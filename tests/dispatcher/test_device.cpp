@@ -1,0 +1,121 @@
+// The in-tree "arena" test device (memory in a separate arena; host pointers are
+// never device pointers) through ABI 1.0: copies, streams, events, declines,
+// host fallback with its write-back contract, policy and counters.
+// Run with AXLE_PLUGIN_PATH = the arena plugin folder.
+#include <axle/axle.h>
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <vector>
+
+using namespace axle;
+
+namespace {
+const TensorOptions kArena = TensorOptions().device("arena");
+uint64_t fallback_count(const std::string& op) {
+  for (const auto& f : fallback_stats())
+    if (f.op == op && f.device == "arena") return f.count;
+  return 0;
+}
+std::vector<double> values(const Tensor& t) {
+  Tensor h = t.to(Device("cpu"), kFloat64).contiguous();
+  return std::vector<double>(h.data_ptr<double>(), h.data_ptr<double>() + h.numel());
+}
+}  // namespace
+
+TEST_CASE("arena tensors are created, computed and copied through the plugin") {
+  const Tensor a = ones({2, 3}, kArena);
+  CHECK(a.device() == Device("arena:0"));
+  CHECK_THROWS_AS(a.data_ptr<float>(), DeviceError);  // not host-addressable
+  const Tensor b = a + 1;  // the CPU scalar joins the arena tensor
+  CHECK(b.device() == Device("arena:0"));
+  CHECK(values(b) == std::vector<double>(6, 2.0));
+  CHECK(values(a * b) == std::vector<double>(6, 2.0));
+  const Tensor host = arange(0, 6, 1, TensorOptions().dtype(kFloat32)).reshape({2, 3});
+  const Tensor dev = host.to(Device("arena:1"));
+  CHECK(dev.device() == Device("arena:1"));
+  CHECK(values(dev) == values(host));
+  CHECK(values(dev.to(Device("arena:0"))) == values(host));  // device to device
+  CHECK(values(host.t().to(Device("arena"))) == values(host.t()));  // non-contiguous source
+  CHECK(b.select(0, 1).select(0, 2).item<float>() == 2.0f);
+  CHECK(sum(ones({1}, kArena)).item<double>() == 1.0);
+  CHECK_THROWS_AS(ones({2}, TensorOptions().device("arena:7")), DeviceError);
+  CHECK_THROWS_AS(ones({2}) + ones({2}, kArena), DeviceError);
+}
+
+TEST_CASE("declined and missing kernels run through the host fallback and are counted") {
+  const Tensor d = ones({4}, TensorOptions().dtype(kFloat64).device("arena"));
+  const uint64_t add_before = fallback_count("add.Tensor");
+  const Tensor s = d + d;  // the arena kernel declines float64
+  CHECK(s.device() == Device("arena:0"));
+  CHECK(values(s) == std::vector<double>(4, 2.0));
+  CHECK(fallback_count("add.Tensor") == add_before + 1);
+
+  const uint64_t exp_before = fallback_count("exp");
+  const Tensor e = axle::exp(zeros({3}, kArena));  // no arena kernel at all
+  CHECK(e.device() == Device("arena:0"));
+  CHECK(values(e) == std::vector<double>(3, 1.0));
+  CHECK(fallback_count("exp") == exp_before + 1);
+
+  Tensor t = full({2, 2}, 6.0, kArena);  // in-place through the fallback writes back
+  Tensor view = t.select(0, 1);
+  call_op("div_.Tensor", {view, full({2}, 2.0, kArena)});
+  CHECK(values(t) == std::vector<double>{6, 6, 3, 3});
+
+  const Tensor nz = nonzero(arange(0, 4, 1, kArena.dtype(kInt64)));  // data-dependent output via fallback
+  CHECK(nz.device() == Device("arena:0"));
+  CHECK(values(nz) == std::vector<double>{1, 2, 3});
+  const Tensor mm = matmul(ones({2, 3}, kArena), ones({3, 2}, kArena));
+  CHECK(values(mm) == std::vector<double>(4, 3.0));
+}
+
+TEST_CASE("fallback policy 'error' raises NotImplementedError naming op and device") {
+  Config strict;
+  strict.fallback_by_device["arena"] = FallbackPolicy::Error;
+  configure(strict);
+  try {
+    (void)axle::exp(ones({2}, kArena));
+    FAIL("expected NotImplementedError");
+  } catch (const NotImplementedError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("'exp'") != std::string::npos);
+    CHECK(msg.find("arena") != std::string::npos);
+    CHECK(msg.find("cpu") != std::string::npos);  // where kernels do exist
+  }
+  Config relaxed;
+  relaxed.fallback_by_device["arena"] = FallbackPolicy::Silent;
+  configure(relaxed);
+  CHECK(values(axle::exp(zeros({1}, kArena))) == std::vector<double>{1.0});
+}
+
+TEST_CASE("streams, events, async copies and allocator statistics") {
+  DeviceRuntime& rt = device_runtime(DeviceType("arena"));
+  CHECK(rt.device_count() == 2);
+  CHECK_FALSE(rt.host_accessible());
+  const size_t n = 1 << 16;
+  std::vector<float> src(n), dst(n, -1.0f);
+  for (size_t i = 0; i < n; ++i) src[i] = static_cast<float>(i);
+  void* dev = rt.allocate(0, n * sizeof(float));
+  void* stream = rt.stream_create(0);
+  void* event = rt.event_create(0);
+  rt.copy(CopyKind::HostToDevice, 0, dev, src.data(), n * sizeof(float), stream);
+  rt.event_record(0, event, stream);
+  rt.event_synchronize(0, event);
+  void* stream2 = rt.stream_create(0);
+  rt.stream_wait_event(0, stream2, event);
+  rt.copy(CopyKind::DeviceToHost, 0, dst.data(), dev, n * sizeof(float), stream2);
+  rt.stream_synchronize(0, stream2);
+  CHECK(std::memcmp(src.data(), dst.data(), n * sizeof(float)) == 0);
+  const AllocatorStats st = rt.stats(0);
+  CHECK(st.allocated_bytes >= n * sizeof(float));
+  CHECK(st.num_allocs >= 1);
+  rt.event_destroy(0, event);
+  rt.stream_destroy(0, stream);
+  rt.stream_destroy(0, stream2);
+  rt.deallocate(0, dev, n * sizeof(float));
+  rt.synchronize(0);
+  CHECK(rt.stats(0).num_frees >= 1);
+  // A host pointer is not a device pointer: the plugin rejects it with a typed error.
+  CHECK_THROWS_AS(rt.copy(CopyKind::DeviceToHost, 0, dst.data(), src.data(), 16, nullptr), DeviceError);
+}

@@ -1,0 +1,116 @@
+// Plugin loading: the broken-plugin corpus is rejected with reasons while good
+// plugins keep working; ranked plugins on one device fall through on declines.
+// Run with AXLE_PLUGIN_PATH = broken corpus : cpu_high (see tests/meson.build).
+#include <axle/axle.h>
+
+#include <dlfcn.h>
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+using namespace axle;
+
+namespace {
+const PluginInfo* by_file(const std::vector<PluginInfo>& infos, const std::string& file) {
+  for (const auto& p : infos)
+    if (std::filesystem::path(p.path).filename() == file) return &p;
+  return nullptr;
+}
+const PluginInfo* by_name(const std::vector<PluginInfo>& infos, const std::string& name) {
+  for (const auto& p : infos)
+    if (p.name == name && p.status != PluginStatus::Rejected) return &p;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("each broken plugin is rejected with its reason and the rest keep working") {
+  CHECK(sum(ones({4})).item<double>() == 4);  // uses "cpu": loads every cpu plugin
+  const auto infos = plugins();
+  struct Expect {
+    const char* file;
+    const char* reason;
+  };
+  const Expect expected[] = {
+      {"not_elf.so", "cannot load library"},
+      {"empty.so", "cannot load library"},
+      {"no_entry.so", "no exported symbol axle_plugin_get_descriptor"},
+      {"abi_major.so", "does not match the core's major"},
+      {"minor_newer.so", "is newer than the core's"},
+      {"unresolved.so", "axle_test_symbol_that_does_not_exist"},
+      {"register_fails.so", "register step failed"},
+      {"lying_manifest.so", "does not match the library"},
+      {"bad_struct_size.so", "struct_size"},
+      {"bad_manifest.so", "manifest"},
+  };
+  for (const Expect& e : expected) {
+    CAPTURE(e.file);
+    const PluginInfo* p = by_file(infos, e.file);
+    REQUIRE(p != nullptr);
+    CHECK(p->status == PluginStatus::Rejected);
+    CAPTURE(p->reason);
+    CHECK(p->reason.find(e.reason) != std::string::npos);
+  }
+  const PluginInfo* a = by_file(infos, "duplicate_a.so");
+  const PluginInfo* b = by_file(infos, "duplicate_b.so");
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK((a->status == PluginStatus::Rejected) != (b->status == PluginStatus::Rejected));
+  const PluginInfo* dup = a->status == PluginStatus::Rejected ? a : b;
+  CHECK(dup->reason.find("duplicate plugin name 'dup'") != std::string::npos);
+
+  const PluginInfo* good = by_name(infos, "good_minimal");
+  REQUIRE(good != nullptr);
+  CHECK(good->status == PluginStatus::Loaded);
+  const PluginInfo* ref = by_name(infos, "reference");
+  REQUIRE(ref != nullptr);
+  CHECK(ref->status == PluginStatus::Loaded);
+  CHECK(ref->has_manifest);
+}
+
+TEST_CASE("load_plugin on a broken file raises PluginError with the reason") {
+  for (const auto& p : plugins()) {
+    if (p.status != PluginStatus::Rejected) continue;
+    CAPTURE(p.path);
+    try {
+      load_plugin(p.path);
+      FAIL("expected PluginError");
+    } catch (const PluginError& e) {
+      CHECK(std::string(e.what()).find(p.reason) != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(load_plugin("/nonexistent/plugin.so"), PluginError);
+}
+
+TEST_CASE("two plugins serve cpu: the higher rank runs, declines fall through, missing ops fall through") {
+  const Tensor f = ones({3});
+  const Tensor d = ones({3}, TensorOptions().dtype(kFloat64));
+  const auto infos = plugins();
+  const PluginInfo* high = by_name(infos, "cpu_high");
+  REQUIRE(high != nullptr);
+  void* handle = dlopen(high->path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(handle != nullptr);
+  auto calls = reinterpret_cast<int64_t (*)()>(dlsym(handle, "cpu_high_add_calls"));
+  REQUIRE(reinterpret_cast<void*>(calls) != nullptr);
+  const int64_t before = calls();
+  CHECK(sum(f + f).item<double>() == 6);  // float32: cpu_high's kernel
+  CHECK(calls() == before + 1);
+  CHECK(sum(d + d).item<double>() == 6);  // float64: cpu_high declines, reference runs
+  CHECK(calls() == before + 1);
+  CHECK(sum(f * f).item<double>() == 3);  // mul: cpu_high has none
+  dlclose(handle);
+
+  const auto rows = explain("add.Tensor");
+  bool checked = false;
+  for (const auto& r : rows) {
+    if (r.device_type != "cpu") continue;
+    REQUIRE(r.chain.size() >= 2);
+    CHECK(r.chain[0].plugin == "cpu_high");
+    CHECK(r.chain[1].plugin == "reference");
+    CHECK(!r.chain[0].provenance.empty());
+    checked = true;
+  }
+  CHECK(checked);
+  // good_minimal (rank 5) serves neg for float32 and declines the rest.
+  CHECK(sum(-f).item<double>() == -3);
+  CHECK(sum(-ones({2}, TensorOptions().dtype(kInt64))).item<int64_t>() == -2);
+}

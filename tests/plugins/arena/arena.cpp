@@ -1,0 +1,336 @@
+// The "arena" test device: two devices whose memory lives in a private arena.
+// Device pointers are fake addresses the host must never dereference; the
+// plugin translates them (and rejects addresses outside live allocations).
+// Streams are worker threads, so stream-ordered copies really are asynchronous.
+// Kernels: fill_, copy_, add (declines float64), mul. Everything else reaches it
+// through the core's host fallback.
+#include <axle/plugin/helpers.hpp>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace axle::plugin;
+
+constexpr int kDevices = 2;
+constexpr uint64_t kBase = 0xA1E0000000000000ull;
+
+struct Allocation {
+  std::unique_ptr<std::byte[]> bytes;
+  size_t size;
+};
+
+struct Device {
+  std::mutex mutex;
+  uint64_t next = 0x1000;
+  std::map<uint64_t, Allocation> allocations;  // device address -> memory
+  axle_allocator_stats stats{sizeof(axle_allocator_stats), 0, 0, 0, 0, 0};
+};
+Device g_devices[kDevices];
+thread_local std::string t_error;
+
+axle_status error(axle_status s, std::string msg) {
+  t_error = std::move(msg);
+  return s;
+}
+
+// Translates [addr, addr + n) to host memory, or nullptr.
+std::byte* translate(int index, const void* addr, size_t n) {
+  Device& d = g_devices[index];
+  const uint64_t a = reinterpret_cast<uint64_t>(addr);
+  std::lock_guard lock(d.mutex);
+  auto it = d.allocations.upper_bound(a);
+  if (it == d.allocations.begin()) return nullptr;
+  --it;
+  const uint64_t off = a - it->first;
+  if (a < it->first || off + n > std::max<size_t>(it->second.size, 1)) return nullptr;
+  return it->second.bytes.get() + off;
+}
+
+// ---------------------------------------------------------------- streams
+struct Stream {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<std::function<void()>> queue;
+  bool busy = false, stop = false;
+  std::thread worker;
+  Stream() : worker([this] { run(); }) {}
+  ~Stream() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    cv.notify_all();
+    worker.join();
+  }
+  void run() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      cv.wait(lock, [&] { return stop || !queue.empty(); });
+      if (queue.empty()) return;
+      auto job = std::move(queue.front());
+      queue.pop_front();
+      busy = true;
+      lock.unlock();
+      job();
+      lock.lock();
+      busy = false;
+      cv.notify_all();
+    }
+  }
+  void enqueue(std::function<void()> job) {
+    {
+      std::lock_guard lock(mutex);
+      queue.push_back(std::move(job));
+    }
+    cv.notify_all();
+  }
+  void drain() {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return queue.empty() && !busy; });
+  }
+};
+
+struct Event {
+  std::mutex mutex;
+  std::condition_variable cv;
+  uint64_t recorded = 0, completed = 0;
+  void wait() {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return completed >= recorded; });
+  }
+};
+
+std::mutex g_streams_mutex;
+std::vector<Stream*> g_streams[kDevices];
+
+axle_status check(int32_t index) {
+  return index >= 0 && index < kDevices ? AXLE_OK : error(AXLE_ERROR_DEVICE, "arena has devices 0 and 1");
+}
+
+axle_status device_count(void*, int32_t* n) {
+  *n = kDevices;
+  return AXLE_OK;
+}
+axle_status properties(void*, int32_t index, axle_device_properties* p) {
+  if (axle_status s = check(index)) return s;
+  std::snprintf(p->name, sizeof p->name, "arena test device %d", index);
+  p->total_memory = 1ull << 30;
+  p->host_accessible = 0;
+  return AXLE_OK;
+}
+axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
+  if (axle_status s = check(index)) return s;
+  if (nbytes > (1ull << 30)) return error(AXLE_ERROR_OUT_OF_MEMORY, "arena: allocation larger than 1 GiB");
+  Device& d = g_devices[index];
+  std::lock_guard lock(d.mutex);
+  const uint64_t addr = kBase + (static_cast<uint64_t>(index) << 40) + d.next;
+  d.next += (nbytes + 64 + 63) & ~63ull;  // a gap between allocations catches overruns
+  d.allocations[addr] = {std::make_unique<std::byte[]>(std::max<size_t>(nbytes, 1)), nbytes};
+  d.stats.allocated_bytes += nbytes;
+  d.stats.reserved_bytes += nbytes;
+  d.stats.peak_allocated_bytes = std::max(d.stats.peak_allocated_bytes, d.stats.allocated_bytes);
+  ++d.stats.num_allocs;
+  *ptr = reinterpret_cast<void*>(addr);
+  return AXLE_OK;
+}
+axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
+  if (axle_status s = check(index)) return s;
+  Device& d = g_devices[index];
+  std::lock_guard lock(d.mutex);
+  auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
+  if (it == d.allocations.end()) return error(AXLE_ERROR_DEVICE, "arena: deallocate of an unknown address");
+  d.stats.allocated_bytes -= it->second.size;
+  d.stats.reserved_bytes -= it->second.size;
+  ++d.stats.num_frees;
+  d.allocations.erase(it);
+  return AXLE_OK;
+}
+
+axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream stream) {
+  if (axle_status s = check(index)) return s;
+  std::byte* to = kind == AXLE_COPY_DEVICE_TO_HOST ? static_cast<std::byte*>(dst) : translate(index, dst, n);
+  const std::byte* from = kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
+  if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
+  if (!stream) {
+    if (n) std::memmove(to, from, n);
+    return AXLE_OK;
+  }
+  static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
+  return AXLE_OK;
+}
+
+axle_status stream_create(void*, int32_t index, axle_stream* out) {
+  if (axle_status s = check(index)) return s;
+  auto* st = new Stream;
+  std::lock_guard lock(g_streams_mutex);
+  g_streams[index].push_back(st);
+  *out = st;
+  return AXLE_OK;
+}
+axle_status stream_destroy(void*, int32_t index, axle_stream s) {
+  if (axle_status e = check(index)) return e;
+  auto* st = static_cast<Stream*>(s);
+  {
+    std::lock_guard lock(g_streams_mutex);
+    auto& v = g_streams[index];
+    v.erase(std::remove(v.begin(), v.end(), st), v.end());
+  }
+  st->drain();
+  delete st;
+  return AXLE_OK;
+}
+axle_status stream_sync(void*, int32_t index, axle_stream s) {
+  if (axle_status e = check(index)) return e;
+  if (s) static_cast<Stream*>(s)->drain();
+  return AXLE_OK;
+}
+axle_status synchronize(void*, int32_t index) {
+  if (axle_status e = check(index)) return e;
+  std::lock_guard lock(g_streams_mutex);
+  for (Stream* s : g_streams[index]) s->drain();
+  return AXLE_OK;
+}
+axle_status event_create(void*, int32_t index, axle_event* e) {
+  *e = new Event;
+  return check(index);
+}
+axle_status event_destroy(void*, int32_t, axle_event e) {
+  auto* ev = static_cast<Event*>(e);
+  ev->wait();
+  delete ev;
+  return AXLE_OK;
+}
+axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
+  if (axle_status st = check(index)) return st;
+  auto* ev = static_cast<Event*>(e);
+  uint64_t ticket;
+  {
+    std::lock_guard lock(ev->mutex);
+    ticket = ++ev->recorded;
+  }
+  auto mark = [ev, ticket] {
+    std::lock_guard lock(ev->mutex);
+    ev->completed = std::max(ev->completed, ticket);
+    ev->cv.notify_all();
+  };
+  if (s)
+    static_cast<Stream*>(s)->enqueue(mark);
+  else
+    mark();
+  return AXLE_OK;
+}
+axle_status event_sync(void*, int32_t index, axle_event e) {
+  static_cast<Event*>(e)->wait();
+  return check(index);
+}
+axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
+  if (axle_status st = check(index)) return st;
+  auto* ev = static_cast<Event*>(e);
+  if (s) static_cast<Stream*>(s)->enqueue([ev] { ev->wait(); });
+  else ev->wait();
+  return AXLE_OK;
+}
+axle_status stats(void*, int32_t index, axle_allocator_stats* out) {
+  if (axle_status s = check(index)) return s;
+  std::lock_guard lock(g_devices[index].mutex);
+  *out = g_devices[index].stats;
+  return AXLE_OK;
+}
+axle_status empty_cache(void*, int32_t index) { return check(index); }
+const char* last_error(void*) { return t_error.c_str(); }
+
+const axle_device_interface kArena = {
+    sizeof(axle_device_interface), "arena", nullptr, &device_count, &properties, &allocate, &deallocate, &copy,
+    &synchronize, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record,
+    &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error,
+};
+
+// ---------------------------------------------------------------- kernels
+// A view with its data pointer translated to host memory.
+bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor_view& out) {
+  out = v;
+  int64_t extent = 1;
+  for (int32_t d = 0; d < v.ndim; ++d) extent += (v.sizes[d] - 1) * v.strides[d];
+  if (numel(v) == 0) extent = 0;
+  out.data = translate(v.device_index, v.data, static_cast<size_t>(extent) * dtype_size(v.dtype));
+  if (!out.data && extent > 0) {
+    fail(c, AXLE_ERROR_DEVICE, "arena kernel: a tensor's data is not arena memory");
+    return false;
+  }
+  return true;
+}
+
+axle_status fill_kernel(void*, const axle_kernel_call* c) {
+  axle_tensor_view out;
+  if (!host_view(c, c->outputs[0], out)) return AXLE_ERROR_DEVICE;
+  const bool is_float = arg_scalar_is_floating(c, 1);
+  const double d = arg_double(c, 1);
+  const int64_t i = arg_int(c, 1);
+  for_each_element<1>(out.ndim, out.sizes, {&out}, [&](char** p) {
+    if (is_float) store_from<double>(p[0], out.dtype, d);
+    else store_from<int64_t>(p[0], out.dtype, i);
+  });
+  return AXLE_OK;
+}
+
+axle_status copy_kernel(void*, const axle_kernel_call* c) {
+  axle_tensor_view out, src;
+  if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 1), src)) return AXLE_ERROR_DEVICE;
+  if (is_floating(src.dtype)) map_elements<double, 1>(out, {&src}, [](double v) { return v; });
+  else map_elements<int64_t, 1>(out, {&src}, [](int64_t v) { return v; });
+  return AXLE_OK;
+}
+
+template <typename F>
+axle_status binary(const axle_kernel_call* c, F&& f) {
+  axle_tensor_view out, a, b;
+  if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
+    return AXLE_ERROR_DEVICE;
+  if (is_floating(out.dtype)) map_elements<double, 2>(out, {&a, &b}, f);
+  else map_elements<int64_t, 2>(out, {&a, &b}, f);
+  return AXLE_OK;
+}
+
+axle_status add_kernel(void*, const axle_kernel_call* c) {
+  if (c->outputs[0].dtype == AXLE_DTYPE_FLOAT64) {
+    fail(c, AXLE_DECLINED, "arena add does not serve float64");
+    return AXLE_DECLINED;
+  }
+  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return AXLE_DECLINED;
+  const double alpha = arg_double(c, 2);
+  return binary(c, [alpha](auto x, auto y) { return static_cast<decltype(x)>(x + alpha * y); });
+}
+
+axle_status mul_kernel(void*, const axle_kernel_call* c) {
+  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return AXLE_DECLINED;
+  return binary(c, [](auto x, auto y) { return x * y; });
+}
+
+const KernelEntry kKernels[] = {
+    {"fill_.Scalar", &fill_kernel, AXLE_HERE},
+    {"copy_", &copy_kernel, AXLE_HERE},
+    {"add.Tensor", &add_kernel, AXLE_HERE},
+    {"mul.Tensor", &mul_kernel, AXLE_HERE},
+};
+
+axle_status register_plugin(const axle_registrar* r) {
+  if (axle_status s = r->register_device_type(r->context, &kArena)) return s;
+  return register_kernels(r, "arena", kKernels);
+}
+
+const char* const kTypes[] = {"arena"};
+const axle_plugin_descriptor kDescriptor = {
+    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "arena", "1.0.0", kTypes, 1, 10, &register_plugin,
+};
+
+}  // namespace
+
+extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }

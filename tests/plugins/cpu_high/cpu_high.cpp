@@ -1,0 +1,32 @@
+// A second "cpu" plugin ranked above the reference one: serves add.Tensor for
+// float32 only (declines the rest) and counts its calls; no mul kernel, so mul
+// falls through to the reference plugin on the same device.
+#include <axle/plugin/helpers.hpp>
+
+#include <atomic>
+
+namespace {
+using namespace axle::plugin;
+
+std::atomic<int64_t> g_calls{0};
+
+axle_status add_f32(void*, const axle_kernel_call* c) {
+  if (c->outputs[0].dtype != AXLE_DTYPE_FLOAT32) return AXLE_DECLINED;
+  const double alpha = arg_double(c, 2);
+  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)},
+                          [alpha](double x, double y) { return x + alpha * y; });
+  g_calls.fetch_add(1);
+  return AXLE_OK;
+}
+
+const KernelEntry kKernels[] = {{"add.Tensor", &add_f32, AXLE_HERE}};
+axle_status register_plugin(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
+const char* const kTypes[] = {"cpu"};
+const axle_plugin_descriptor kDescriptor = {
+    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "cpu_high", "1.0.0", kTypes, 1, 100,
+    &register_plugin,
+};
+}  // namespace
+
+extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
+extern "C" AXLE_PLUGIN_EXPORT int64_t cpu_high_add_calls(void) { return g_calls.load(); }

@@ -1,0 +1,161 @@
+// The `axle` command line: info, explain. Exit codes: 0 ok, 1 error, 2 usage.
+#include <axle/axle.h>
+#include <axle/plugin/axle_plugin.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kUsage =
+    "usage: axle <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
+    "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
+    "  ops                           every declared operator\n"
+    "  version                       print the axle version\n"
+    "\n"
+    "exit codes: 0 success, 1 error (message on stderr), 2 usage error\n";
+
+json plugin_json(const axle::PluginInfo& p) {
+  return {{"name", p.name},
+          {"version", p.version},
+          {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)},
+          {"device_types", p.device_types},
+          {"rank", p.rank},
+          {"path", p.path},
+          {"manifest", p.has_manifest},
+          {"status", axle::plugin_status_name(p.status)},
+          {"reason", p.reason}};
+}
+
+int cmd_info(bool as_json) {
+  const auto paths = axle::plugin_search_path();
+  const auto devs = axle::devices(true);
+  const auto plugins = axle::plugins();
+  const auto fallbacks = axle::fallback_stats();
+  if (as_json) {
+    json j;
+    j["version"] = axle::version();
+    j["abi"] = std::to_string(AXLE_ABI_MAJOR) + "." + std::to_string(AXLE_ABI_MINOR);
+    j["search_path"] = paths;
+    j["plugins"] = json::array();
+    for (const auto& p : plugins) j["plugins"].push_back(plugin_json(p));
+    j["devices"] = json::array();
+    for (const auto& d : devs)
+      j["devices"].push_back({{"type", d.type}, {"count", d.count}, {"provider", d.provider}, {"names", d.names},
+                              {"note", d.note}});
+    j["fallbacks"] = json::array();
+    for (const auto& f : fallbacks) j["fallbacks"].push_back({{"op", f.op}, {"device", f.device}, {"count", f.count}});
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("axle %s (plugin ABI %d.%d)\n\nplugin search path:\n", axle::version().c_str(), AXLE_ABI_MAJOR,
+              AXLE_ABI_MINOR);
+  for (size_t i = 0; i < paths.size(); ++i) std::printf("  %zu. %s\n", i + 1, paths[i].c_str());
+  std::printf("\nplugins:\n  %-14s %-8s %-4s %-14s %-5s %-22s %s\n", "name", "version", "abi", "device types", "rank",
+              "status", "path");
+  for (const auto& p : plugins) {
+    std::string types;
+    for (const auto& t : p.device_types) types += (types.empty() ? "" : ",") + t;
+    std::printf("  %-14s %-8s %d.%-2d %-14s %-5d %-22s %s\n", p.name.empty() ? "?" : p.name.c_str(),
+                p.version.c_str(), p.abi_major, p.abi_minor, types.c_str(), p.rank, axle::plugin_status_name(p.status),
+                p.path.c_str());
+    if (!p.reason.empty()) std::printf("  %14s reason: %s\n", "", p.reason.c_str());
+  }
+  std::printf("\ndevices:\n");
+  for (const auto& d : devs) {
+    std::printf("  %-8s count %d (runtime from plugin '%s')%s%s\n", d.type.c_str(), d.count, d.provider.c_str(),
+                d.note.empty() ? "" : ": ", d.note.c_str());
+    for (size_t i = 0; i < d.names.size(); ++i) std::printf("    %s:%zu  %s\n", d.type.c_str(), i, d.names[i].c_str());
+  }
+  std::printf("\nhost fallback counters:%s\n", fallbacks.empty() ? " none" : "");
+  for (const auto& f : fallbacks)
+    std::printf("  %-24s on %-8s %llu\n", f.op.c_str(), f.device.c_str(), static_cast<unsigned long long>(f.count));
+  return 0;
+}
+
+int cmd_explain(const std::string& op, bool as_json) {
+  const axle::OpHandle h = axle::find_op(op);
+  const auto rows = axle::explain(op);
+  if (as_json) {
+    json j;
+    j["op"] = h.schema().full_name();
+    j["schema"] = h.schema().text;
+    j["devices"] = json::array();
+    for (const auto& r : rows) {
+      json chain = json::array();
+      for (const auto& c : r.chain)
+        chain.push_back({{"kind", c.kind}, {"plugin", c.plugin}, {"provenance", c.provenance}, {"rank", c.rank}});
+      j["devices"].push_back({{"device_type", r.device_type}, {"chain", chain}, {"note", r.note}});
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("%s\n  %s\n\n", h.schema().full_name().c_str(), h.schema().text.c_str());
+  for (const auto& r : rows) {
+    std::printf("%s:\n", r.device_type.c_str());
+    if (r.chain.empty()) std::printf("  %s\n", r.note.c_str());
+    for (size_t i = 0; i < r.chain.size(); ++i) {
+      const auto& c = r.chain[i];
+      std::printf("  %s %-18s %s%s%s\n", i == 0 ? "runs:" : "then:", c.kind.c_str(),
+                  c.plugin.empty() ? "" : ("plugin '" + c.plugin + "' rank " + std::to_string(c.rank) + ", ").c_str(),
+                  c.provenance.c_str(), "");
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool as_json = false;
+  std::vector<std::string> positional;
+  for (const auto& a : args) {
+    if (a == "--json")
+      as_json = true;
+    else if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else
+      positional.push_back(a);
+  }
+  if (positional.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  try {
+    const std::string& cmd = positional[0];
+    if (cmd == "info") return cmd_info(as_json);
+    if (cmd == "version") {
+      std::printf("%s\n", axle::version().c_str());
+      return 0;
+    }
+    if (cmd == "ops") {
+      for (const auto& n : axle::op_names()) std::printf("%s\n", n.c_str());
+      return 0;
+    }
+    if (cmd == "explain") {
+      if (positional.size() != 2) {
+        std::fputs("usage: axle explain OP [--json]\n", stderr);
+        return 2;
+      }
+      return cmd_explain(positional[1], as_json);
+    }
+    std::fprintf(stderr, "axle: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "axle: error: %s\n", e.what());
+    return 1;
+  }
+}
