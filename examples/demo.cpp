@@ -36,7 +36,7 @@ int main() {
     const axle::Tensor reference = host.forward(x);
 
     int failures = 0;
-    std::printf("%-10s %-28s %-14s %-12s %s\n", "device", "name", "max |diff|", "time", "result");
+    std::printf("%-10s %-28s %-14s %12s  %s\n", "device", "name", "max |diff|", "time", "result");
     for (const auto& dev : axle::devices()) {
       for (int i = 0; i < dev.count; ++i) {
         const axle::Device d(axle::DeviceType(dev.type), i);
@@ -52,9 +52,8 @@ int main() {
         for (int64_t k = 0; k < dd.numel(); ++k) max_diff = std::max(max_diff, std::fabs(double(dd.data_ptr<float>()[k])));
         const bool ok = axle::allclose(yh, reference, 1e-4, 1e-5);
         failures += ok ? 0 : 1;
-        std::printf("%-10s %-28s %-14.3g %-12s %s\n", d.str().c_str(), dev.names[i].c_str(), max_diff,
-                    (std::to_string(std::chrono::duration<double, std::micro>(t1 - t0).count()).substr(0, 7) + " us").c_str(),
-                    ok ? "matches reference" : "DIFFERS");
+        std::printf("%-10s %-28s %-14.3g %9.1f us  %s\n", d.str().c_str(), dev.names[i].c_str(), max_diff,
+                    std::chrono::duration<double, std::micro>(t1 - t0).count(), ok ? "matches reference" : "DIFFERS");
       }
     }
     const auto fb = axle::fallback_stats();

@@ -107,9 +107,9 @@ int cmd_explain(const std::string& op, bool as_json) {
     if (r.chain.empty()) std::printf("  %s\n", r.note.c_str());
     for (size_t i = 0; i < r.chain.size(); ++i) {
       const auto& c = r.chain[i];
-      std::printf("  %s %-18s %s%s%s\n", i == 0 ? "runs:" : "then:", c.kind.c_str(),
-                  c.plugin.empty() ? "" : ("plugin '" + c.plugin + "' rank " + std::to_string(c.rank) + ", ").c_str(),
-                  c.provenance.c_str(), "");
+      const std::string from =
+          c.plugin.empty() ? std::string() : "plugin '" + c.plugin + "' (rank " + std::to_string(c.rank) + "), ";
+      std::printf("  %s %-18s %s%s\n", i == 0 ? "runs:" : "then:", c.kind.c_str(), from.c_str(), c.provenance.c_str());
     }
   }
   return 0;

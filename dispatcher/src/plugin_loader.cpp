@@ -416,12 +416,19 @@ PluginManager& PluginManager::get() {
   return *m;
 }
 
-PluginManager::PluginManager() : impl_(new Impl) {
+PluginManager::PluginManager() : impl_(new Impl) {}
+
+namespace {
+// The core asks the dispatcher for device runtimes; installed when libaxle loads
+// so that even a first call into the core (make_empty) finds the plugins.
+const bool g_resolver_installed = [] {
   detail::set_runtime_resolver([](DeviceType t) -> DeviceRuntime* {
     PluginManager::get().ensure_device_type(t);
     return Registry::get().runtime(t);
   });
-}
+  return true;
+}();
+}  // namespace
 
 void PluginManager::ensure_device_type(DeviceType type) {
   std::lock_guard lock(impl_->mutex);
