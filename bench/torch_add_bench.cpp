@@ -1,6 +1,7 @@
 // at::add of two 1-element float tensors in libtorch (Debian's libtorch-dev),
 // measured in its own process at 1 thread, medians of repeated runs.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <chrono>
