@@ -1,5 +1,7 @@
 // The dispatcher: operator registry, keyed table (op x device type), plugin
-// discovery/loading and the call path. See docs/dispatch.md and docs/discovery.md.
+// discovery/loading and the call path. See docs/design.md (Note [Dispatch
+// resolution] in dispatcher/src/registry.h, Note [Plugin discovery] in
+// dispatcher/src/plugin_loader.cpp).
 // All functions are thread-safe; calls never lock (the table is published atomically).
 #pragma once
 

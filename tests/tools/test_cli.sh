@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The `axle` command line: info (text and --json, with rejected plugins and their
+# reasons), explain, and the documented exit codes. Usage: test_cli.sh AXLE BROKEN_DIR
+set -euo pipefail
+axle=$1 broken=$2
+export AXLE_CONFIG="" AXLE_LOG_LEVEL=off AXLE_PLUGIN_PATH="$broken"
+out=$("$axle" info --json)
+python3 - "$out" <<'PY'
+import json, sys
+info = json.loads(sys.argv[1])
+plugins = {p["path"].rsplit("/", 1)[-1]: p for p in info["plugins"]}
+assert plugins["axle_reference.so"]["status"] == "loaded", plugins["axle_reference.so"]
+assert plugins["not_elf.so"]["status"] == "rejected" and plugins["not_elf.so"]["reason"], plugins["not_elf.so"]
+assert "newer than the core" in plugins["minor_newer.so"]["reason"]
+assert any(d["type"] == "cpu" and d["count"] == 1 for d in info["devices"]), info["devices"]
+assert info["search_path"][0].endswith("broken"), info["search_path"]
+PY
+"$axle" info | grep -q "reason: plugin ABI 2.0 does not match"
+"$axle" explain add.Tensor | grep -q "runs: kernel .*plugin 'reference'"
+"$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(")'
+"$axle" --help | grep -q "explain OP"
+set +e
+"$axle" explain no_such_op >/dev/null 2>&1; [ $? -eq 1 ] || { echo "unknown op must exit 1"; exit 1; }
+"$axle" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "no command must exit 2"; exit 1; }
+"$axle" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "unknown command must exit 2"; exit 1; }
+echo "cli test passed"
