@@ -114,3 +114,26 @@ TEST_CASE("two plugins serve cpu: the higher rank runs, declines fall through, m
   CHECK(sum(-f).item<double>() == -3);
   CHECK(sum(-ones({2}, TensorOptions().dtype(kInt64))).item<int64_t>() == -2);
 }
+
+TEST_CASE("a boxed fallback receives ops without kernels, by name and schema") {
+  Library m("boxtest");
+  const ShapeFn same = [](ShapeContext& c) { c.outputs = {{c.args[0].tensor().sizes(), c.args[0].tensor().dtype()}}; };
+  m.def("twice(Tensor x) -> Tensor", same);
+  m.def("thrice(Tensor x) -> Tensor", same);
+  const Tensor x = arange(0, 4, 1, TensorOptions().dtype(kFloat32));
+  CHECK(sum(call_op("boxtest::twice", {x})[0].tensor()).item<double>() == 12);
+  CHECK_THROWS_AS(call_op("boxtest::thrice", {x}), NotImplementedError);  // the fallback declines it
+  bool seen = false;
+  for (const auto& r : explain("boxtest::twice"))
+    if (r.device_type == "cpu" && !r.chain.empty())
+      seen = r.chain[0].kind == "boxed fallback" && r.chain[0].plugin == "cpu_high";
+  CHECK(seen);
+}
+
+TEST_CASE("a bare plugin without a manifest is loaded to learn its identity") {
+  const auto infos = plugins();
+  const PluginInfo* good = by_name(infos, "good_minimal");
+  REQUIRE(good != nullptr);
+  CHECK_FALSE(good->has_manifest);
+  CHECK(good->status == PluginStatus::Loaded);
+}

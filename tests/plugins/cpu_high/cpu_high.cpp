@@ -1,9 +1,10 @@
 // A second "cpu" plugin ranked above the reference one: serves add.Tensor for
 // float32 only (declines the rest) and counts its calls; no mul kernel, so mul
-// falls through to the reference plugin on the same device.
+// falls through to the reference plugin on the same device. Also a boxed fallback.
 #include <axle/plugin/helpers.hpp>
 
 #include <atomic>
+#include <cstring>
 
 namespace {
 using namespace axle::plugin;
@@ -19,8 +20,20 @@ axle_status add_f32(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+// A boxed fallback: receives every cpu op without a kernel, by name and schema.
+// It serves the test op "boxtest::twice" and declines everything else.
+axle_status boxed(void*, const axle_kernel_call* c) {
+  if (std::strcmp(c->op_name, "boxtest::twice") != 0 || std::strstr(c->schema, "twice(Tensor x)") == nullptr)
+    return AXLE_DECLINED;
+  map_elements<double, 1>(c->outputs[0], {&arg_tensor(c, 0)}, [](double v) { return 2 * v; });
+  return AXLE_OK;
+}
+
 const KernelEntry kKernels[] = {{"add.Tensor", &add_f32, AXLE_HERE}};
-axle_status register_plugin(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
+axle_status register_plugin(const axle_registrar* r) {
+  if (axle_status s = r->register_fallback(r->context, "cpu", &boxed, nullptr, AXLE_HERE)) return s;
+  return register_kernels(r, "cpu", kKernels);
+}
 const char* const kTypes[] = {"cpu"};
 const axle_plugin_descriptor kDescriptor = {
     sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "cpu_high", "1.0.0", kTypes, 1, 100,
