@@ -12,8 +12,9 @@ namespace axle {
 int64_t checked_numel(const IntList& sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {
-    AXLE_CHECK(s >= 0, ValueError, "negative dimension ", s, " in size ", detail::concat("[", s, "]"));
-    AXLE_CHECK(!__builtin_mul_overflow(n, s, &n), ValueError, "tensor size overflows int64: too many elements");
+    AXLE_CHECK(s >= 0, ValueError, "negative dimension ", s, " in size ", shape_string(sizes));
+    AXLE_CHECK(!__builtin_mul_overflow(n, s, &n), ValueError, "tensor size ", shape_string(sizes),
+               " overflows int64: too many elements");
   }
   return n;
 }

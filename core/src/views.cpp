@@ -3,18 +3,17 @@
 #include <axle/tensor.h>
 
 #include <algorithm>
-#include <sstream>
 
 namespace axle {
+
+std::string shape_string(const IntList& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
 namespace {
 
-std::string shape_str(const IntList& s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
-}
 
 // Resolves a single -1 in `shape` against `numel` (torch's infer_size).
 IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
@@ -27,16 +26,16 @@ IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
       infer = i;
     } else {
       AXLE_CHECK(shape[i] >= 0, ShapeError, op, "(): invalid shape dimension ", shape[i]);
-      AXLE_CHECK(!__builtin_mul_overflow(known, shape[i], &known), ValueError, op, "(): shape ", shape_str(shape),
+      AXLE_CHECK(!__builtin_mul_overflow(known, shape[i], &known), ValueError, op, "(): shape ", shape_string(shape),
                  " overflows int64");
     }
   }
   if (infer) {
-    AXLE_CHECK(known != 0 && numel % known == 0, ShapeError, op, "(): shape '", shape_str(shape),
+    AXLE_CHECK(known != 0 && numel % known == 0, ShapeError, op, "(): shape '", shape_string(shape),
                "' is invalid for input of size ", numel);
     out[*infer] = numel / known;
   } else {
-    AXLE_CHECK(known == numel, ShapeError, op, "(): shape '", shape_str(shape), "' is invalid for input of size ", numel);
+    AXLE_CHECK(known == numel, ShapeError, op, "(): shape '", shape_string(shape), "' is invalid for input of size ", numel);
   }
   return out;
 }
@@ -87,8 +86,8 @@ Tensor Tensor::view(const IntList& shape) const {
   auto st = compute_view_strides(sizes(), strides(), sz);
   AXLE_CHECK(st.has_value(), ShapeError,
              "view(): view size is not compatible with input tensor's size and stride (at least one dimension spans "
-             "across two contiguous subspaces). Use .reshape(...) instead. (sizes ", shape_str(sizes()), ", strides ",
-             shape_str(strides()), ", requested ", shape_str(shape), ")");
+             "across two contiguous subspaces). Use .reshape(...) instead. (sizes ", shape_string(sizes()), ", strides ",
+             shape_string(strides()), ", requested ", shape_string(shape), ")");
   return make_view(*this, std::move(sz), std::move(*st), storage_offset());
 }
 
@@ -110,8 +109,8 @@ Tensor Tensor::as_strided(const IntList& sz, const IntList& st, std::optional<in
   checked_numel(sz);
   if (max_index >= 0) {
     const int64_t needed = (max_index + 1) * static_cast<int64_t>(element_size());
-    AXLE_CHECK(static_cast<size_t>(needed) <= storage()->nbytes, ValueError, "as_strided(): size ", shape_str(sz),
-               ", stride ", shape_str(st), ", offset ", off, " needs ", needed, " bytes but the storage has ",
+    AXLE_CHECK(static_cast<size_t>(needed) <= storage()->nbytes, ValueError, "as_strided(): size ", shape_string(sz),
+               ", stride ", shape_string(st), ", offset ", off, " needs ", needed, " bytes but the storage has ",
                storage()->nbytes);
   }
   return make_view(*this, sz, st, off);
@@ -125,7 +124,7 @@ Tensor Tensor::permute(const IntList& dims) const {
   std::vector<bool> seen(n, false);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t d = wrap_dim(dims[i], n, "permute");
-    AXLE_CHECK(!seen[d], ShapeError, "permute(): repeated dim ", dims[i], " in ", shape_str(dims));
+    AXLE_CHECK(!seen[d], ShapeError, "permute(): repeated dim ", dims[i], " in ", shape_string(dims));
     seen[d] = true;
     sz[i] = sizes()[d];
     st[i] = strides()[d];
@@ -174,7 +173,7 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
   d = wrap_dim(d, dim(), "select");
   const int64_t len = sizes()[d];
   AXLE_CHECK(index >= -len && index < len, IndexError, "select(): index ", index, " out of range for tensor of size ",
-             shape_str(sizes()), " at dimension ", d);
+             shape_string(sizes()), " at dimension ", d);
   if (index < 0) index += len;
   IntList sz = sizes(), st = strides();
   sz.erase(sz.begin() + d);
@@ -201,7 +200,7 @@ Tensor Tensor::expand(const IntList& target) const {
     if (want == -1) want = have;
     AXLE_CHECK(have == want || have == 1, ShapeError, "expand(): the expanded size of the tensor (", want,
                ") must match the existing size (", have, ") at non-singleton dimension ", i, ".  Target sizes: ",
-               shape_str(target), ".  Tensor sizes: ", shape_str(sizes()));
+               shape_string(target), ".  Tensor sizes: ", shape_string(sizes()));
     sz[i] = want;
     st[i] = (have == want) ? strides()[src] : 0;
   }

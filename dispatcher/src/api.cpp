@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <mutex>
 
 namespace axle {
 
@@ -22,8 +21,10 @@ std::string version() { return AXLE_VERSION_STRING; }
 // ---------------------------------------------------------------- defaults
 namespace {
 std::atomic<int> g_default_dtype{-1};
-std::mutex g_device_mutex;
-std::optional<Device> g_default_device;
+// The default device packed as (type id << 32 | index); -1 until first read. Atomic
+// so that factory calls read it without a lock.
+std::atomic<int64_t> g_default_device{-1};
+int64_t pack(const Device& d) { return (static_cast<int64_t>(d.type().id()) << 32) | static_cast<uint32_t>(d.index()); }
 }  // namespace
 
 DType get_default_dtype() {
@@ -43,18 +44,16 @@ void set_default_dtype(DType d) {
 }
 
 Device get_default_device() {
-  std::lock_guard lock(g_device_mutex);
-  if (!g_default_device) {
+  int64_t packed = g_default_device.load(std::memory_order_relaxed);
+  if (packed < 0) {
     const auto& cfg = effective_config();
-    g_default_device = cfg.default_device ? Device(*cfg.default_device) : Device("cpu");
+    packed = pack(cfg.default_device ? Device(*cfg.default_device) : Device("cpu"));
+    g_default_device.store(packed, std::memory_order_relaxed);
   }
-  return *g_default_device;
+  return Device(DeviceType::from_id(static_cast<uint16_t>(packed >> 32)), static_cast<int32_t>(packed & 0xffffffff));
 }
 
-void set_default_device(const Device& d) {
-  std::lock_guard lock(g_device_mutex);
-  g_default_device = d;
-}
+void set_default_device(const Device& d) { g_default_device.store(pack(d), std::memory_order_relaxed); }
 
 // ---------------------------------------------------------------- creation
 namespace {

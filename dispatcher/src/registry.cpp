@@ -104,41 +104,32 @@ std::vector<std::string> Registry::devices_with_kernel(const OpEntry& op) const 
 Slot Registry::build_slot(const OpEntry& op, DeviceType type) const {
   Slot slot;
   const std::string& type_name = type.name();
-  std::vector<const KernelRecord*> ks;
-  for (const KernelRecord& k : kernels_)
-    if (k.op == op.kernel_entry->name && k.device_type == type_name) ks.push_back(&k);
-  std::stable_sort(ks.begin(), ks.end(), [](auto* a, auto* b) { return a->rank > b->rank; });
-  for (const KernelRecord* k : ks) {
-    Candidate c;
-    c.kind = k->app ? CandidateKind::AppKernel : CandidateKind::Kernel;
-    c.fn = k->fn;
-    c.user_data = k->user_data;
-    c.app = k->app;
-    c.plugin = k->plugin;
-    c.provenance = k->provenance;
-    c.rank = k->rank;
-    slot.chain.push_back(std::move(c));
-  }
+  // Appends the matching records, highest rank first, as candidates.
+  auto append = [&](const std::vector<KernelRecord>& records, auto&& matches, bool boxed) {
+    std::vector<const KernelRecord*> found;
+    for (const KernelRecord& r : records)
+      if (r.device_type == type_name && matches(r)) found.push_back(&r);
+    std::stable_sort(found.begin(), found.end(), [](auto* a, auto* b) { return a->rank > b->rank; });
+    for (const KernelRecord* r : found) {
+      Candidate c;
+      c.kind = boxed ? CandidateKind::BoxedFallback : r->app ? CandidateKind::AppKernel : CandidateKind::Kernel;
+      c.fn = r->fn;
+      c.user_data = r->user_data;
+      c.app = r->app;
+      c.plugin = r->plugin;
+      c.provenance = r->provenance;
+      c.rank = r->rank;
+      slot.chain.push_back(std::move(c));
+    }
+  };
+  append(kernels_, [&](const KernelRecord& k) { return k.op == op.kernel_entry->name; }, false);
   if (op.decl.composite) {
     Candidate c;
     c.kind = CandidateKind::Composite;
     c.provenance = "composite in dispatcher (" + op.name + ")";
     slot.chain.push_back(std::move(c));
   }
-  std::vector<const KernelRecord*> fs;
-  for (const KernelRecord& f : fallbacks_)
-    if (f.device_type == type_name) fs.push_back(&f);
-  std::stable_sort(fs.begin(), fs.end(), [](auto* a, auto* b) { return a->rank > b->rank; });
-  for (const KernelRecord* f : fs) {
-    Candidate c;
-    c.kind = CandidateKind::BoxedFallback;
-    c.fn = f->fn;
-    c.user_data = f->user_data;
-    c.plugin = f->plugin;
-    c.provenance = f->provenance;
-    c.rank = f->rank;
-    slot.chain.push_back(std::move(c));
-  }
+  append(fallbacks_, [](const KernelRecord&) { return true; }, true);
   if (!type.is_host()) {
     Candidate c;
     c.kind = CandidateKind::HostFallback;

@@ -122,6 +122,8 @@ class AXLE_API Tensor {
   std::shared_ptr<TensorImpl> impl_;
 };
 
+// "[2, 3]": sizes for messages.
+AXLE_API std::string shape_string(const IntList& sizes);
 // Contiguous (row-major) strides for `sizes`.
 AXLE_API IntList contiguous_strides(const IntList& sizes);
 // Product of sizes; throws ValueError on negative sizes or int64 overflow.

@@ -3,19 +3,12 @@
 
 #include <axle/dispatcher.h>
 
-#include <sstream>
 
 namespace axle {
 
 namespace shape {
 
-std::string str(const IntList& s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
-}
+std::string str(const IntList& s) { return shape_string(s); }
 
 IntList broadcast(const IntList& a, const IntList& b) {
   const size_t n = std::max(a.size(), b.size());
