@@ -17,7 +17,7 @@ namespace axle {
 
 enum class ArgKind { Tensor, TensorList, Int, IntList, Float, Bool, Scalar, ScalarType, Str, Device, Layout, MemoryFormat };
 
-struct ArgType {
+struct AXLE_API ArgType {
   ArgKind kind = ArgKind::Tensor;
   bool optional = false;
   int64_t fixed_size = -1;  // int[2]

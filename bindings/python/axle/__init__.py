@@ -1,0 +1,190 @@
+"""axle: a small tensor runtime with plug-in device backends, torch-like from Python.
+
+The operators are not listed here by hand: every operator declared in the C++
+dispatcher becomes ``axle.<name>`` (and a Tensor method when its first argument is
+``Tensor self``) at import, from the declarations' schemas.
+"""
+from . import _errors
+from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexError, NotImplementedError,
+                      OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
+from . import _C
+from ._C import Tensor, devices, explain, fallback_stats, from_numpy, load_plugin, plugins
+
+__version__ = _C.version()
+
+_builtin_int, _builtin_float, _builtin_bool = int, float, bool
+
+
+class dtype:
+    """A tensor element type (``axle.float32`` ...); ``_axle_dtype`` is the C++ enum value."""
+
+    __slots__ = ("name", "_axle_dtype", "is_floating_point", "itemsize")
+
+    def __init__(self, name, index, is_floating_point, itemsize):
+        self.name, self._axle_dtype = name, index
+        self.is_floating_point, self.itemsize = is_floating_point, itemsize
+
+    def __repr__(self):
+        return "axle." + self.name
+
+    def __reduce__(self):
+        return (_dtype_by_name, (self.name,))
+
+
+_DTYPES = [("float32", True, 4), ("float64", True, 8), ("float16", True, 2), ("bfloat16", True, 2),
+           ("int8", False, 1), ("uint8", False, 1), ("int16", False, 2), ("int32", False, 4),
+           ("int64", False, 8), ("bool", False, 1)]
+_dtype_list = [dtype(n, i, f, s) for i, (n, f, s) in enumerate(_DTYPES)]
+float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool = _dtype_list  # noqa: A001
+float, double, half, short, int, long = float32, float64, float16, int16, int32, int64  # noqa: A001
+
+
+def _dtype_by_name(name):
+    return globals()[name]
+
+
+class device:
+    """``axle.device("cuda:0")``: a device type (provided by a plugin) and an index."""
+
+    __slots__ = ("type", "index", "_axle_device")
+
+    def __init__(self, spec, index=None):
+        if isinstance(spec, device):
+            spec = spec._axle_device
+        if index is not None:
+            spec = "%s:%d" % (spec, index)
+        text = _C._check_device(spec)
+        self._axle_device = text
+        self.type, _, idx = text.partition(":")
+        self.index = _builtin_int(idx) if idx else None
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and self.type == other.type and (self.index or 0) == (other.index or 0)
+
+    def __hash__(self):
+        return hash((self.type, self.index or 0))
+
+    def __str__(self):
+        return self._axle_device
+
+    def __repr__(self):
+        if self.index is None:
+            return "device(type=%r)" % self.type
+        return "device(type=%r, index=%d)" % (self.type, self.index)
+
+
+def get_default_dtype():
+    return _dtype_list[_C._get_default_dtype()]
+
+
+def set_default_dtype(d):
+    _C._set_default_dtype(d._axle_dtype)
+
+
+def set_default_device(d):
+    _C._set_default_device(str(device(d)))
+
+
+def promote_types(a, b):
+    return _dtype_list[_C._promote_types(a._axle_dtype, b._axle_dtype)]
+
+
+# ---------------------------------------------------------------- operators from the declarations
+_FACTORY_OPS = {"empty", "full", "zeros", "ones", "arange"}  # get torch's call forms below
+_op_groups = {g.name: g for g in _C._op_groups() if "::" not in g.name}
+
+
+def _make_function(group):
+    def op(*args, **kwargs):
+        return group(*args, **kwargs)
+
+    op.__name__ = op.__qualname__ = group.name
+    lines = []
+    for schema, _ in group.docs():
+        full = schema.split("(", 1)[0]
+        lines.append(schema + "\n    " + _C._op_doc(full))
+    op.__doc__ = "\n".join(lines)
+    return op
+
+
+for _name, _group in _op_groups.items():
+    if _name in _FACTORY_OPS:
+        continue
+    _fn = _make_function(_group)
+    globals()[_name] = _fn
+    if _group.has_self and not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _fn)
+del _name, _group, _fn
+
+
+def _size_args(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(size[0])
+    return size
+
+
+def empty(*size, dtype=None, device=None, **kwargs):
+    return _op_groups["empty"](_size_args(size), dtype=dtype, device=device, **kwargs)
+
+
+def zeros(*size, dtype=None, device=None, **kwargs):
+    return _op_groups["zeros"](_size_args(size), dtype=dtype, device=device, **kwargs)
+
+
+def ones(*size, dtype=None, device=None, **kwargs):
+    return _op_groups["ones"](_size_args(size), dtype=dtype, device=device, **kwargs)
+
+
+def full(*args, dtype=None, device=None, **kwargs):
+    """full(size, fill_value, *, dtype=None, device=None)"""
+    return _op_groups["full"](*args, dtype=dtype, device=device, **kwargs)
+
+
+def arange(*args, dtype=None, device=None, **kwargs):
+    """arange(end) or arange(start, end, step=1), with dtype= and device= keywords."""
+    if len(args) == 1 and "end" not in kwargs:
+        args = (0,) + args
+    return _op_groups["arange"](*args, dtype=dtype, device=device, **kwargs)
+
+
+def tensor(data, dtype=None, device=None):
+    """A tensor from nested sequences of numbers (or a copy of a Tensor)."""
+    return _C._tensor(data, dtype, device)
+
+
+# ---------------------------------------------------------------- Tensor conveniences
+def _numpy(self):
+    import numpy  # imported only when interop needs it
+
+    return numpy.asarray(self)
+
+
+def _rebuild(values, dtype_name, device_str):
+    return tensor(values, dtype=_dtype_by_name(dtype_name), device=device_str)
+
+
+def _array(self, dtype=None):
+    # Reached only when the buffer protocol refused (a device tensor, a dtype numpy
+    # lacks): memoryview raises the same typed error instead of numpy making an
+    # object array.
+    import numpy
+
+    return numpy.asarray(memoryview(self), dtype=dtype)
+
+
+Tensor.device = property(lambda self: device(self._device_str))
+Tensor.numpy = _numpy
+Tensor.__array__ = _array
+Tensor.__reduce__ = lambda self: (_rebuild, (self.tolist(), self.dtype.name, self._device_str))
+Tensor.__deepcopy__ = lambda self, memo: self.clone()
+Tensor.__copy__ = lambda self: self
+Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
+
+from ._printing import set_printoptions, tensor_repr  # noqa: E402
+
+Tensor.__repr__ = tensor_repr
+Tensor.__str__ = tensor_repr
+
+from . import nn  # noqa: E402,F401

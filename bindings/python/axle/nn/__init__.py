@@ -1,0 +1,2 @@
+"""axle.nn: for now only the functional namespace."""
+from . import functional  # noqa: F401

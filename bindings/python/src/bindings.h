@@ -1,0 +1,45 @@
+// Internal declarations shared by the _C extension's files.
+#pragma once
+
+#include <axle/axle.h>
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace axle::python {
+
+namespace py = pybind11;
+
+// Arguments of the wrong Python type: raised as axle.TypeError (AxleError + TypeError).
+struct ArgumentTypeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class OpGroup {
+ public:
+  explicit OpGroup(std::string name);
+  void add(const OpHandle& h);
+  py::object call(const py::args& args, const py::kwargs& kwargs) const;
+  const std::string& name() const { return name_; }
+  const std::vector<OpHandle>& overloads() const { return overloads_; }
+  std::string doc() const;
+  bool has_self() const;
+
+ private:
+  std::string name_;
+  std::vector<OpHandle> overloads_;
+};
+
+// Sets the Python error for a C++ exception (the axle classes; std exceptions and
+// pybind11's own are rethrown for pybind11's translators).
+void set_python_error(std::exception_ptr p);
+void bind_errors(py::module_& m);
+void bind_ops(py::module_& m);
+void bind_tensor(py::module_& m);
+void bind_runtime(py::module_& m);
+
+}  // namespace axle::python

@@ -1,0 +1,228 @@
+// Argument conversion for the generated op functions, and nested data.
+#include "convert.h"
+
+#include "bindings.h"
+
+#include <axle/plugin/helpers.hpp>
+
+#include <pybind11/stl.h>
+
+namespace axle::python {
+
+namespace {
+
+bool is_bool(const py::handle& o) { return PyBool_Check(o.ptr()); }
+bool is_int(const py::handle& o) { return PyLong_Check(o.ptr()) && !PyBool_Check(o.ptr()); }
+bool is_float(const py::handle& o) { return PyFloat_Check(o.ptr()); }
+bool is_number(const py::handle& o) { return is_bool(o) || is_int(o) || is_float(o); }
+
+std::optional<Scalar> as_scalar(const py::handle& o) {
+  if (is_bool(o)) return Scalar(o.cast<bool>());
+  if (is_int(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+    if (overflow) return std::nullopt;
+    return Scalar(static_cast<int64_t>(v));
+  }
+  if (is_float(o)) return Scalar(o.cast<double>());
+  if (py::isinstance<Tensor>(o)) {
+    const Tensor& t = o.cast<const Tensor&>();
+    if (t.numel() == 1) return t.item();
+  }
+  return std::nullopt;
+}
+
+std::optional<IntList> as_int_list(const py::handle& o, int64_t fixed) {
+  if (is_int(o)) return IntList(fixed > 0 ? fixed : 1, o.cast<int64_t>());
+  if (!py::isinstance<py::tuple>(o) && !py::isinstance<py::list>(o)) return std::nullopt;
+  IntList out;
+  for (const py::handle& item : o) {
+    if (!is_int(item)) return std::nullopt;
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
+    if (overflow) return std::nullopt;
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<DType> as_dtype(const py::handle& obj) {
+  if (py::hasattr(obj, "_axle_dtype")) return static_cast<DType>(obj.attr("_axle_dtype").cast<int>());
+  return std::nullopt;
+}
+
+std::optional<Device> as_device(const py::handle& obj) {
+  if (py::isinstance<py::str>(obj)) return Device(obj.cast<std::string>());
+  if (py::hasattr(obj, "_axle_device")) return Device(obj.attr("_axle_device").cast<std::string>());
+  return std::nullopt;
+}
+
+py::object dtype_object(DType d) {
+  static py::handle module = py::module_::import("axle").release();
+  return module.attr(std::string(dtype_name(d)).c_str());
+}
+
+std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::string& why) {
+  if (obj.is_none()) {
+    if (type.optional) return Value();
+    why = "None is not allowed";
+    return std::nullopt;
+  }
+  switch (type.kind) {
+    case ArgKind::Tensor:
+      if (py::isinstance<Tensor>(obj)) return Value(obj.cast<Tensor>());
+      if (is_number(obj)) return Value(scalar_to_tensor(*as_scalar(obj)));
+      why = "expected a Tensor";
+      return std::nullopt;
+    case ArgKind::TensorList: {
+      if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) break;
+      std::vector<Tensor> ts;
+      for (const py::handle& item : obj) {
+        if (!py::isinstance<Tensor>(item)) {
+          why = "expected a sequence of Tensors";
+          return std::nullopt;
+        }
+        ts.push_back(item.cast<Tensor>());
+      }
+      return Value(ts);
+    }
+    case ArgKind::Int:
+      if (is_int(obj)) {
+        if (auto s = as_scalar(obj)) return Value(*s);
+      }
+      why = "expected an int";
+      return std::nullopt;
+    case ArgKind::IntList:
+      if (auto l = as_int_list(obj, type.fixed_size)) return Value(*l);
+      why = "expected an int or a sequence of ints";
+      return std::nullopt;
+    case ArgKind::Float:
+      if (is_int(obj) || is_float(obj)) return Value(obj.cast<double>());
+      why = "expected a float";
+      return std::nullopt;
+    case ArgKind::Bool:
+      if (is_bool(obj)) return Value(obj.cast<bool>());
+      why = "expected a bool";
+      return std::nullopt;
+    case ArgKind::Scalar:
+      if (auto s = as_scalar(obj)) return Value(*s);
+      why = "expected a number";
+      return std::nullopt;
+    case ArgKind::ScalarType:
+      if (auto d = as_dtype(obj)) return Value(*d);
+      why = "expected an axle dtype";
+      return std::nullopt;
+    case ArgKind::Device:
+      if (py::isinstance<py::str>(obj) || py::hasattr(obj, "_axle_device")) return Value(*as_device(obj));
+      why = "expected a device";
+      return std::nullopt;
+    case ArgKind::Str:
+      if (py::isinstance<py::str>(obj)) return Value(obj.cast<std::string>());
+      why = "expected a str";
+      return std::nullopt;
+    case ArgKind::Layout:
+    case ArgKind::MemoryFormat: return Value();
+  }
+  why = "expected " + type.str();
+  return std::nullopt;
+}
+
+py::object from_value(const Value& v) {
+  switch (v.tag()) {
+    case Value::Tag::None: return py::none();
+    case Value::Tag::Tensor: return py::cast(v.tensor());
+    case Value::Tag::TensorList: return py::cast(v.tensors());
+    case Value::Tag::Int: return py::int_(v.to_int());
+    case Value::Tag::IntList: return py::cast(v.int_list());
+    case Value::Tag::Double: return py::float_(v.to_double());
+    case Value::Tag::Bool: return py::bool_(v.to_bool());
+    case Value::Tag::String: return py::str(v.str());
+    case Value::Tag::DType: return dtype_object(v.dtype());
+    case Value::Tag::Device: return py::str(v.device().str());
+  }
+  return py::none();
+}
+
+namespace {
+
+struct Flattened {
+  IntList shape;
+  std::vector<Scalar> values;
+  bool any_float = false, any_int = false, all_bool = true;
+};
+
+void flatten(const py::handle& obj, size_t depth, Flattened& f) {
+  if (py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) {
+    const int64_t n = static_cast<int64_t>(py::len(obj));
+    if (depth == f.shape.size()) {
+      AXLE_CHECK(f.values.empty() || depth > 0, ValueError, "tensor(): expected sequence of length ", n);
+      f.shape.push_back(n);
+    } else if (depth > f.shape.size() || f.shape[depth] != n) {
+      throw ValueError(detail::concat("tensor(): expected sequence of length ",
+                                      depth < f.shape.size() ? f.shape[depth] : -1, " at dim ", depth, " (got ", n,
+                                      ")"));
+    }
+    for (const py::handle& item : obj) flatten(item, depth + 1, f);
+    return;
+  }
+  AXLE_CHECK(depth == f.shape.size(), ValueError, "tensor(): ragged nested sequence (a number at dim ", depth,
+             " where a sequence of ", depth < f.shape.size() ? f.shape[depth] : 0, " was expected)");
+  std::optional<Scalar> s = as_scalar(obj);
+  if (!s) throw ArgumentTypeError("tensor(): could not convert an object of type " +
+                               std::string(py::str(obj.get_type().attr("__name__"))) + " to a number");
+  f.any_float |= s->is_floating_point();
+  f.any_int |= s->is_integral();
+  f.all_bool &= s->is_bool();
+  f.values.push_back(*s);
+}
+
+}  // namespace
+
+Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std::optional<Device> device) {
+  if (py::isinstance<Tensor>(data)) {
+    const Tensor& t = data.cast<const Tensor&>();
+    return t.to(device.value_or(t.device()), dtype.value_or(t.dtype()), false, true);
+  }
+  Flattened f;
+  flatten(data, 0, f);
+  const DType inferred = f.any_float ? get_default_dtype() : (f.all_bool && !f.values.empty()) ? kBool : kInt64;
+  const DType dt = dtype.value_or(inferred);
+  Tensor host = make_empty(f.shape, kFloat64, Device("cpu"));
+  Tensor ints = make_empty(f.shape, kInt64, Device("cpu"));
+  // Integers go through int64 so that large values stay exact.
+  double* pd = static_cast<double*>(host.data_ptr());
+  int64_t* pi = static_cast<int64_t*>(ints.data_ptr());
+  for (size_t i = 0; i < f.values.size(); ++i) {
+    pd[i] = f.values[i].to_double();
+    pi[i] = f.values[i].to_int();
+  }
+  const Tensor& src = (f.any_float || is_floating_point(dt)) ? host : ints;
+  Tensor out = make_empty(f.shape, dt, device.value_or(get_default_device()).resolved());
+  out.copy_(src);
+  return out;
+}
+
+namespace {
+py::object list_rec(const Tensor& t, const char* base, int64_t dim, int64_t offset) {
+  const size_t esize = t.element_size();
+  if (dim == t.dim()) {
+    const void* p = base + offset * static_cast<int64_t>(esize);
+    const auto d = static_cast<axle_dtype>(t.dtype());
+    if (t.dtype() == kBool) return py::bool_(plugin::load_as<bool>(p, d));
+    if (is_floating_point(t.dtype())) return py::float_(plugin::load_as<double>(p, d));
+    return py::int_(plugin::load_as<int64_t>(p, d));
+  }
+  py::list out;
+  for (int64_t i = 0; i < t.sizes()[dim]; ++i) out.append(list_rec(t, base, dim + 1, offset + i * t.strides()[dim]));
+  return out;
+}
+}  // namespace
+
+py::object to_list(const Tensor& t) {
+  const Tensor h = t.device().is_cpu() ? t : t.cpu();
+  return list_rec(h, static_cast<const char*>(h.data_ptr()), 0, 0);
+}
+
+}  // namespace axle::python

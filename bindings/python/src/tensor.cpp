@@ -1,0 +1,305 @@
+// axle.Tensor: properties, views, indexing, arithmetic slots, conversion, the
+// buffer protocol (zero-copy numpy views of host tensors) and from_numpy.
+#include "bindings.h"
+#include "convert.h"
+
+#include <pybind11/stl.h>
+
+namespace axle::python {
+
+namespace {
+
+Scalar to_scalar(const py::handle& o) {
+  std::string why;
+  ArgType t;
+  t.kind = ArgKind::Scalar;
+  std::optional<Value> v = to_value(o, t, why);
+  if (!v) throw ArgumentTypeError("expected a number or a one-element Tensor, got " +
+                                  std::string(py::str(o.get_type().attr("__name__"))));
+  return v->scalar();
+}
+
+// A Tensor operand: a Tensor as is, a Python number as a wrapped 0-dim tensor.
+std::optional<Tensor> operand(const py::handle& o) {
+  if (py::isinstance<Tensor>(o)) return o.cast<Tensor>();
+  if (PyBool_Check(o.ptr()) || PyLong_Check(o.ptr()) || PyFloat_Check(o.ptr())) return scalar_to_tensor(to_scalar(o));
+  return std::nullopt;
+}
+
+template <Tensor (*F)(const Tensor&, const Tensor&)>
+py::object binary(const Tensor& a, const py::handle& b) {
+  auto o = operand(b);
+  if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  return py::cast(F(a, *o));
+}
+template <Tensor (*F)(const Tensor&, const Tensor&)>
+py::object rbinary(const Tensor& a, const py::handle& b) {
+  auto o = operand(b);
+  if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  return py::cast(F(*o, a));
+}
+Tensor add2(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor sub2(const Tensor& a, const Tensor& b) { return sub(a, b); }
+
+py::object inplace(Tensor& self, const py::handle& b, const char* op) {
+  auto o = operand(b);
+  if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  call_op(op, {self, *o});
+  return py::cast(self);
+}
+
+IntList int_args(const py::args& args) {  // f(2, 3) and f((2, 3))
+  if (args.size() == 1 && (py::isinstance<py::tuple>(args[0]) || py::isinstance<py::list>(args[0])))
+    return args[0].cast<IntList>();
+  return args.cast<IntList>();
+}
+
+// Applies a Python index (int, slice, None, Ellipsis, or a tuple of them) as views.
+Tensor index(const Tensor& self, const py::handle& idx) {
+  std::vector<py::handle> items;
+  if (py::isinstance<py::tuple>(idx))
+    for (const py::handle& h : idx) items.push_back(h);
+  else
+    items.push_back(idx);
+  int64_t consumed = 0, ellipses = 0;
+  for (const py::handle& h : items) {
+    if (h.is_none()) continue;
+    if (h.ptr() == Py_Ellipsis) {
+      ++ellipses;
+      continue;
+    }
+    if (!PyLong_Check(h.ptr()) && !PySlice_Check(h.ptr()) && !PyBool_Check(h.ptr()))
+      throw ArgumentTypeError("only integers, slices, None and ... are valid indices (tensor indexing comes later), got " +
+                              std::string(py::str(h.get_type().attr("__name__"))));
+    ++consumed;
+  }
+  AXLE_CHECK(ellipses <= 1, IndexError, "an index can only have a single ellipsis ('...')");
+  AXLE_CHECK(consumed <= self.dim(), IndexError, "too many indices for tensor of dimension ", self.dim());
+  Tensor t = self;
+  int64_t dim = 0;
+  for (const py::handle& h : items) {
+    if (h.is_none()) {
+      t = t.unsqueeze(dim++);
+    } else if (h.ptr() == Py_Ellipsis) {
+      dim += self.dim() - consumed;
+    } else if (PySlice_Check(h.ptr())) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(h.ptr(), &start, &stop, &step) < 0) throw py::error_already_set();
+      AXLE_CHECK(step > 0, ValueError, "step must be greater than zero");
+      const int64_t len = t.sizes()[dim];
+      PySlice_AdjustIndices(len, &start, &stop, step);
+      t = t.slice(dim++, start, std::max<Py_ssize_t>(stop, start), step);
+    } else {
+      t = t.select(dim, h.cast<int64_t>());
+    }
+  }
+  return t;
+}
+
+const char* buffer_format(DType d) {
+  switch (d) {
+    case kFloat32: return "f";
+    case kFloat64: return "d";
+    case kFloat16: return "e";
+    case kInt8: return "b";
+    case kUInt8: return "B";
+    case kInt16: return "h";
+    case kInt32: return "i";
+    case kInt64: return "q";
+    case kBool: return "?";
+    default: return nullptr;
+  }
+}
+
+std::optional<DType> dtype_of_format(std::string f, size_t itemsize) {
+  if (!f.empty() && (f[0] == '<' || f[0] == '=' || f[0] == '@' || f[0] == '|')) f = f.substr(1);
+  if (f == "f") return kFloat32;
+  if (f == "d") return kFloat64;
+  if (f == "e") return kFloat16;
+  if (f == "b") return kInt8;
+  if (f == "B") return kUInt8;
+  if (f == "h") return kInt16;
+  if (f == "i") return kInt32;
+  if ((f == "l" || f == "q") && itemsize == 8) return kInt64;
+  if (f == "?") return kBool;
+  return std::nullopt;
+}
+
+Tensor from_buffer(const py::buffer& b) {
+  py::buffer_info info = b.request(true);
+  const auto dt = dtype_of_format(info.format, static_cast<size_t>(info.itemsize));
+  AXLE_CHECK(dt.has_value(), DTypeError, "from_numpy(): unsupported buffer format '", info.format, "'");
+  IntList sizes(info.shape.begin(), info.shape.end()), strides;
+  for (py::ssize_t s : info.strides) {
+    AXLE_CHECK(s >= 0, ValueError, "from_numpy(): at least one stride in the given numpy array is negative (", s,
+               " bytes); copy it first (np.ascontiguousarray)");
+    AXLE_CHECK(s % info.itemsize == 0, ValueError, "from_numpy(): stride ", s, " is not a multiple of the item size ",
+               info.itemsize);
+    strides.push_back(s / info.itemsize);
+  }
+  py::object keep = py::reinterpret_borrow<py::object>(b);
+  auto* holder = new py::object(std::move(keep));
+  return from_blob(info.ptr, sizes, strides,
+                   [holder](void*) {
+                     if (!Py_IsInitialized()) return;  // interpreter gone: nothing to release
+                     py::gil_scoped_acquire gil;
+                     delete holder;
+                   },
+                   TensorOptions().dtype(*dt).device(Device("cpu")));
+}
+
+// The buffer protocol (PEP 3118) written against the CPython API: pybind11's
+// def_buffer cannot report an error (it terminates the process), and a device
+// tensor or a dtype numpy lacks must raise, not crash. Shape and strides live in
+// view->internal until release; view->obj keeps the Tensor alive.
+struct BufferShape {
+  std::vector<Py_ssize_t> shape, strides;
+};
+
+int tensor_getbuffer(PyObject* obj, Py_buffer* view, int flags) {
+  try {
+    const Tensor& t = py::handle(obj).cast<const Tensor&>();
+    AXLE_CHECK(device_runtime(t.device().type()).host_accessible(), DeviceError, "can't convert a ", t.device(),
+               " tensor to numpy: use .cpu() first");
+    const char* fmt = buffer_format(t.dtype());
+    AXLE_CHECK(fmt != nullptr, DTypeError, "numpy has no ", dtype_name(t.dtype()),
+               " dtype; convert with .to(axle.float32) first");
+    auto* bs = new BufferShape;
+    for (int64_t i = 0; i < t.dim(); ++i) {
+      bs->shape.push_back(t.sizes()[i]);
+      bs->strides.push_back(t.strides()[i] * static_cast<Py_ssize_t>(t.element_size()));
+    }
+    view->buf = t.data_ptr();
+    view->obj = obj;
+    Py_INCREF(obj);
+    view->len = static_cast<Py_ssize_t>(t.numel() * static_cast<int64_t>(t.element_size()));
+    view->readonly = 0;
+    view->itemsize = static_cast<Py_ssize_t>(t.element_size());
+    view->format = (flags & PyBUF_FORMAT) ? const_cast<char*>(fmt) : nullptr;
+    view->ndim = static_cast<int>(t.dim());
+    view->shape = bs->shape.data();
+    view->strides = bs->strides.data();
+    view->suboffsets = nullptr;
+    view->internal = bs;
+    return 0;
+  } catch (...) {
+    view->obj = nullptr;
+    try {
+      set_python_error(std::current_exception());
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_BufferError, e.what());
+    }
+    return -1;
+  }
+}
+
+void tensor_releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferShape*>(view->internal); }
+
+void install_buffer_protocol(py::class_<Tensor>& cls) {
+  auto* heap = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
+  heap->as_buffer.bf_getbuffer = &tensor_getbuffer;
+  heap->as_buffer.bf_releasebuffer = &tensor_releasebuffer;
+  heap->ht_type.tp_as_buffer = &heap->as_buffer;
+}
+
+// Parses .to(device), .to(dtype), .to(device, dtype), .to(other), keywords.
+Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
+  std::optional<Device> device;
+  std::optional<DType> dtype;
+  bool copy = kwargs.contains("copy") && kwargs["copy"].cast<bool>();
+  bool non_blocking = kwargs.contains("non_blocking") && kwargs["non_blocking"].cast<bool>();
+  for (const py::handle& a : args) {
+    if (auto d = as_dtype(a)) dtype = d;
+    else if (py::isinstance<Tensor>(a)) {
+      device = a.cast<const Tensor&>().device();
+      dtype = a.cast<const Tensor&>().dtype();
+    } else if (auto dv = as_device(a)) device = dv;
+    else throw ArgumentTypeError("to(): expected a device, a dtype or a Tensor, got " +
+                                 std::string(py::str(a.get_type().attr("__name__"))));
+  }
+  if (kwargs.contains("dtype")) dtype = as_dtype(kwargs["dtype"]);
+  if (kwargs.contains("device")) device = as_device(kwargs["device"]);
+  return self.to(device.value_or(self.device()), dtype.value_or(self.dtype()), non_blocking, copy);
+}
+
+}  // namespace
+
+void bind_tensor(py::module_& m) {
+  py::class_<Tensor> cls(m, "Tensor");
+  cls.def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.sizes())); })
+      .def("size", [](const Tensor& t, std::optional<int64_t> d) -> py::object {
+        if (d) return py::int_(t.size(*d));
+        return py::tuple(py::cast(t.sizes()));
+      }, py::arg("dim") = py::none())
+      .def_property_readonly("dtype", [](const Tensor& t) { return dtype_object(t.dtype()); })
+      .def_property_readonly("_device_str", [](const Tensor& t) { return t.device().str(); })
+      .def_property_readonly("ndim", &Tensor::dim)
+      .def("dim", &Tensor::dim)
+      .def("numel", &Tensor::numel)
+      .def("element_size", &Tensor::element_size)
+      .def("stride", [](const Tensor& t, std::optional<int64_t> d) -> py::object {
+        if (d) return py::int_(t.stride(*d));
+        return py::tuple(py::cast(t.strides()));
+      }, py::arg("dim") = py::none())
+      .def("storage_offset", &Tensor::storage_offset)
+      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def("item", [](const Tensor& t) { return from_value(Value(t.item())); })
+      .def("tolist", [](const Tensor& t) { return to_list(t); })
+      .def("__len__", [](const Tensor& t) {
+        AXLE_CHECK(t.dim() > 0, ValueError, "len() of a 0-d tensor");
+        return t.sizes()[0];
+      })
+      .def("view", [](const Tensor& t, const py::args& a) { return t.view(int_args(a)); })
+      .def("permute", [](const Tensor& t, const py::args& a) { return t.permute(int_args(a)); })
+      .def("expand", [](const Tensor& t, const py::args& a) { return t.expand(int_args(a)); })
+      .def("transpose", &Tensor::transpose, py::arg("dim0"), py::arg("dim1"))
+      .def("t", &Tensor::t)
+      .def("select", &Tensor::select, py::arg("dim"), py::arg("index"))
+      .def("squeeze", [](const Tensor& t, std::optional<int64_t> d) { return d ? t.squeeze(*d) : t.squeeze(); },
+           py::arg("dim") = py::none())
+      .def("unsqueeze", &Tensor::unsqueeze, py::arg("dim"))
+      .def("as_strided", [](const Tensor& t, const IntList& size, const IntList& stride, std::optional<int64_t> off) {
+        return t.as_strided(size, stride, off);
+      }, py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none())
+      .def("to", &to)
+      .def("cpu", [](const Tensor& t) { return t.cpu(); })
+      .def("__getitem__", &index)
+      .def("__setitem__", [](Tensor& t, const py::handle& idx, const py::handle& v) {
+        Tensor view = index(t, idx);
+        if (py::isinstance<Tensor>(v))
+          view.copy_(v.cast<Tensor>());
+        else
+          view.fill_(to_scalar(v));
+      })
+      .def("__add__", &binary<&add2>, py::is_operator())
+      .def("__radd__", &rbinary<&add2>, py::is_operator())
+      .def("__sub__", &binary<&sub2>, py::is_operator())
+      .def("__rsub__", &rbinary<&sub2>, py::is_operator())
+      .def("__mul__", &binary<&mul>, py::is_operator())
+      .def("__rmul__", &rbinary<&mul>, py::is_operator())
+      .def("__truediv__", &binary<&div>, py::is_operator())
+      .def("__rtruediv__", &rbinary<&div>, py::is_operator())
+      .def("__matmul__", &binary<&matmul>, py::is_operator())
+      .def("__rmatmul__", &rbinary<&matmul>, py::is_operator())
+      .def("__neg__", [](const Tensor& t) { return neg(t); })
+      .def("__iadd__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "add_.Tensor"); }, py::is_operator())
+      .def("__isub__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "sub_.Tensor"); }, py::is_operator())
+      .def("__imul__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "mul_.Tensor"); }, py::is_operator())
+      .def("__itruediv__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "div_.Tensor"); },
+           py::is_operator())
+      .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
+      ;
+  install_buffer_protocol(cls);
+  m.def("from_numpy", &from_buffer, py::arg("array"),
+        "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");
+  m.def("_tensor", [](const py::handle& data, const py::handle& dtype, const py::handle& device) {
+    const std::optional<DType> dt = dtype.is_none() ? std::nullopt : as_dtype(dtype);
+    const std::optional<Device> dev = device.is_none() ? std::nullopt : as_device(device);
+    if (!dtype.is_none() && !dt) throw ArgumentTypeError("tensor(): dtype must be an axle dtype");
+    if (!device.is_none() && !dev) throw ArgumentTypeError("tensor(): device must be a str or an axle.device");
+    return tensor_from_data(data, dt, dev);
+  });
+}
+
+}  // namespace axle::python

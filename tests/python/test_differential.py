@@ -1,0 +1,41 @@
+"""A first differential test against PyTorch 1.13 for the ops that exist."""
+import numpy as np
+import pytest
+
+import axle
+
+torch = pytest.importorskip("torch")
+
+DTYPES = ["float32", "float64", "int32", "int64"]
+
+
+def pair(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 4).astype(dtype)
+    return axle.from_numpy(a), torch.from_numpy(a.copy())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_binary_broadcast(op, dtype):
+    xa, xt = pair((3, 1, 4), dtype, 1)
+    ya, yt = pair((5, 4), dtype, 2)
+    if op == "div":
+        yt = yt + (yt == 0).to(yt.dtype)
+        ya = axle.from_numpy(yt.numpy())
+    got = np.asarray(getattr(axle, op)(xa, ya))
+    want = getattr(torch, op)(xt, yt).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_unary_reduction_matmul(dtype):
+    xa, xt = pair((4, 5), dtype, 3)
+    np.testing.assert_allclose(np.asarray(axle.neg(xa)), torch.neg(xt).numpy())
+    np.testing.assert_allclose(np.asarray(axle.relu(xa)), torch.relu(xt).numpy())
+    np.testing.assert_allclose(np.asarray(axle.exp(xa)), torch.exp(xt).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(axle.sum(xa, 1)), torch.sum(xt, 1).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(axle.matmul(xa, xa.t())), torch.matmul(xt, xt.t()).numpy(), rtol=1e-5)
+    if dtype.startswith("float"):
+        np.testing.assert_allclose(np.asarray(axle.mean(xa, 0)), torch.mean(xt, 0).numpy(), rtol=1e-5, atol=1e-6)

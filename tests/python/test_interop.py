@@ -1,0 +1,61 @@
+"""Zero-copy interop with numpy and lifetimes."""
+import gc
+
+import numpy as np
+import pytest
+
+import axle
+
+
+def test_numpy_views_axle_memory_zero_copy():
+    t = axle.arange(6, dtype=axle.float32).view(2, 3)
+    a = np.asarray(t)
+    assert a.ctypes.data == t.data_ptr()
+    a[0, 0] = 42
+    assert t[0, 0].item() == 42
+    tt = t.t()
+    b = tt.numpy()
+    assert b.strides == (4, 12)
+    assert b.ctypes.data == tt.data_ptr()
+
+
+def test_numpy_keeps_the_tensor_alive():
+    t = axle.arange(1000, dtype=axle.float64)
+    a = np.asarray(t)
+    del t
+    gc.collect()
+    assert a[999] == 999.0
+    assert a.sum() == sum(range(1000))
+
+
+def test_from_numpy_shares_memory_and_keeps_the_array_alive():
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    t = axle.from_numpy(a)
+    assert t.dtype is axle.int32
+    assert t.data_ptr() == a.ctypes.data
+    a[1, 1] = -5
+    assert t[1, 1].item() == -5
+    del a
+    gc.collect()
+    assert t.sum().item() == sum(range(12)) - 5 - 5
+    s = axle.from_numpy(np.arange(10.0)[::2])
+    assert s.stride() == (2,)
+    assert s.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0]
+
+
+@pytest.mark.parametrize("np_dtype,axle_dtype", [
+    (np.float32, axle.float32), (np.float64, axle.float64), (np.float16, axle.float16), (np.int8, axle.int8),
+    (np.uint8, axle.uint8), (np.int16, axle.int16), (np.int32, axle.int32), (np.int64, axle.int64),
+    (np.bool_, axle.bool)])
+def test_dtypes_round_trip_through_numpy(np_dtype, axle_dtype):
+    a = (np.arange(6) % 2 == 1) if np_dtype is np.bool_ else np.arange(6).astype(np_dtype)
+    t = axle.from_numpy(a)
+    assert t.dtype is axle_dtype
+    assert np.array_equal(np.asarray(t), a)
+
+
+def test_interop_errors():
+    with pytest.raises(axle.ValueError):
+        axle.from_numpy(np.arange(5)[::-1])
+    with pytest.raises(axle.DTypeError):
+        np.asarray(axle.ones(2, dtype=axle.bfloat16))
