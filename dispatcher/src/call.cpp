@@ -14,6 +14,23 @@ Stack dispatch(const OpEntry& op, Stack& args);
 
 namespace {
 
+// A fixed-capacity array on the stack that spills to the heap when larger.
+template <typename T, size_t N>
+class SmallArray {
+ public:
+  explicit SmallArray(size_t n) : size_(n) {
+    if (n > N) heap_.resize(n);
+  }
+  T* data() { return size_ > N ? heap_.data() : inline_; }
+  T& operator[](size_t i) { return data()[i]; }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_;
+  T inline_[N] = {};
+  std::vector<T> heap_;
+};
+
 struct KernelCallContext : ErrorSink {
   Stack* outputs = nullptr;
   Device device;
@@ -74,9 +91,10 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
                    KernelCallContext& ctx) {
   size_t tensor_count = 0;
   for (const Value& v : args) tensor_count += v.is_tensor() ? 1 : 0;
-  std::vector<axle_tensor_view> views(tensor_count + outputs.size());
+  // Most ops have a handful of arguments: keep their views on the stack.
+  SmallArray<axle_tensor_view, 8> views(tensor_count + outputs.size());
   std::vector<std::vector<axle_tensor_view>> lists;
-  std::vector<axle_value> values(args.size());
+  SmallArray<axle_value, 8> values(args.size());
   size_t next_view = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const Value& v = args[i];

@@ -1,5 +1,6 @@
-// The host device "cpu": aligned malloc, memcpy copies, synchronous streams
-// (work on the host completes before the call returns), allocation statistics.
+// The host device "cpu": a caching allocator over aligned malloc, memcpy copies,
+// synchronous streams (work on the host completes before the call returns),
+// allocation statistics.
 #include "kernels.h"
 
 #include <unistd.h>
@@ -7,6 +8,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace axle::reference {
 namespace {
@@ -34,12 +37,49 @@ axle_status get_properties(void*, int32_t index, axle_device_properties* p) {
   return AXLE_OK;
 }
 
+// Freed blocks up to 1 MiB are kept per power-of-two size class and reused, so
+// small allocating ops do not pay malloc's bookkeeping (or page faults) per call.
+// Larger blocks go straight back to the system. empty_cache releases the cache.
+constexpr int kClasses = 21;              // 64 B .. 64 MiB classes, cache only up to 1 MiB
+constexpr size_t kMaxCached = size_t{1} << 20;
+constexpr size_t kMaxBlocksPerClass = 64;
+struct SizeClass {
+  std::mutex mutex;
+  std::vector<void*> free;
+};
+SizeClass g_classes[kClasses];
+std::atomic<uint64_t> g_reserved{0};
+
+int class_of(size_t nbytes) {
+  int c = 0;
+  size_t cap = 64;
+  while (cap < nbytes && c < kClasses - 1) {
+    cap <<= 1;
+    ++c;
+  }
+  return c;
+}
+size_t class_bytes(int c) { return size_t{64} << c; }
+
 axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   if (axle_status s = check_index(index)) return s;
   void* p = nullptr;
-  if (posix_memalign(&p, 64, nbytes == 0 ? 1 : nbytes) != 0) {
-    t_last_error = "posix_memalign failed";
-    return AXLE_ERROR_OUT_OF_MEMORY;
+  const bool cached = nbytes <= kMaxCached;
+  const size_t bytes = cached ? class_bytes(class_of(nbytes)) : (nbytes == 0 ? 1 : nbytes);
+  if (cached) {
+    SizeClass& sc = g_classes[class_of(nbytes)];
+    std::lock_guard lock(sc.mutex);
+    if (!sc.free.empty()) {
+      p = sc.free.back();
+      sc.free.pop_back();
+    }
+  }
+  if (!p) {
+    if (posix_memalign(&p, 64, bytes) != 0) {
+      t_last_error = "posix_memalign failed";
+      return AXLE_ERROR_OUT_OF_MEMORY;
+    }
+    g_reserved.fetch_add(bytes);
   }
   *ptr = p;
   const uint64_t now = g_allocated.fetch_add(nbytes) + nbytes;
@@ -51,9 +91,32 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
 }
 
 axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
-  std::free(ptr);
   g_allocated.fetch_sub(nbytes);
   g_frees.fetch_add(1);
+  if (nbytes <= kMaxCached) {
+    SizeClass& sc = g_classes[class_of(nbytes)];
+    std::lock_guard lock(sc.mutex);
+    if (sc.free.size() < kMaxBlocksPerClass) {
+      sc.free.push_back(ptr);
+      return AXLE_OK;
+    }
+    g_reserved.fetch_sub(class_bytes(class_of(nbytes)));
+  } else {
+    g_reserved.fetch_sub(nbytes == 0 ? 1 : nbytes);
+  }
+  std::free(ptr);
+  return AXLE_OK;
+}
+
+axle_status empty_cache(void*, int32_t index) {
+  if (axle_status s = check_index(index)) return s;
+  for (int c = 0; c < kClasses; ++c) {
+    SizeClass& sc = g_classes[c];
+    std::lock_guard lock(sc.mutex);
+    for (void* p : sc.free) std::free(p);
+    g_reserved.fetch_sub(class_bytes(c) * sc.free.size());
+    sc.free.clear();
+  }
   return AXLE_OK;
 }
 
@@ -88,7 +151,7 @@ axle_status stream_wait(void*, int32_t index, axle_stream, axle_event) { return 
 axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
   if (axle_status s = check_index(index)) return s;
   st->allocated_bytes = g_allocated.load();
-  st->reserved_bytes = st->allocated_bytes;
+  st->reserved_bytes = g_reserved.load();
   st->peak_allocated_bytes = g_peak.load();
   st->num_allocs = g_allocs.load();
   st->num_frees = g_frees.load();
@@ -100,7 +163,7 @@ const char* last_error(void*) { return t_last_error; }
 const axle_device_interface kHost = {
     sizeof(axle_device_interface), "cpu", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
     &no_op, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record, &event_sync,
-    &stream_wait, &stats, &no_op, &last_error,
+    &stream_wait, &stats, &empty_cache, &last_error,
 };
 
 }  // namespace

@@ -97,16 +97,20 @@ _op_groups = {g.name: g for g in _C._op_groups() if "::" not in g.name}
 
 
 def _make_function(group):
-    def op(*args, **kwargs):
-        return group(*args, **kwargs)
-
-    op.__name__ = op.__qualname__ = group.name
     lines = []
     for schema, _ in group.docs():
         full = schema.split("(", 1)[0]
         lines.append(schema + "\n    " + _C._op_doc(full))
-    op.__doc__ = "\n".join(lines)
-    return op
+    return _C._builtin(group, "\n".join(lines))
+
+
+def _make_method(fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
 
 
 for _name, _group in _op_groups.items():
@@ -115,7 +119,7 @@ for _name, _group in _op_groups.items():
     _fn = _make_function(_group)
     globals()[_name] = _fn
     if _group.has_self and not hasattr(Tensor, _name):
-        setattr(Tensor, _name, _fn)
+        setattr(Tensor, _name, _make_method(_fn))
 del _name, _group, _fn
 
 

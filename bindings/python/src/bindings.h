@@ -24,6 +24,8 @@ class OpGroup {
   explicit OpGroup(std::string name);
   void add(const OpHandle& h);
   py::object call(const py::args& args, const py::kwargs& kwargs) const;
+  // Vectorcall layout: positional args, then the values of the keywords in kwnames.
+  py::object call_fast(PyObject* const* args, size_t nargs, PyObject* kwnames) const;
   const std::string& name() const { return name_; }
   const std::vector<OpHandle>& overloads() const { return overloads_; }
   std::string doc() const;
@@ -38,6 +40,8 @@ class OpGroup {
 // pybind11's own are rethrown for pybind11's translators).
 void set_python_error(std::exception_ptr p);
 void bind_errors(py::module_& m);
+// A builtin function (METH_FASTCALL) for an operator group, with `doc` as __doc__.
+py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string& doc);
 void bind_ops(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_runtime(py::module_& m);

@@ -6,42 +6,45 @@
 
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <unordered_map>
 
 namespace axle::python {
 
 namespace {
 
-// Binds Python arguments to one schema; nullopt (with the reason) when they do not fit.
-std::optional<Stack> bind(const FunctionSchema& s, const py::args& args, const py::kwargs& kwargs, std::string& why) {
+// Binds Python arguments (vectorcall layout: positional, then the values of the
+// keywords named in `kwnames`) to one schema; nullopt (with the reason) when they
+// do not fit, so the next overload can be tried.
+std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t nargs, PyObject* kwnames,
+                          std::string& why) {
   const size_t n = s.arguments.size();
   size_t positional = 0;
   for (const Argument& a : s.arguments) positional += a.kwarg_only ? 0 : 1;
-  if (args.size() > positional) {
-    why = "takes " + std::to_string(positional) + " positional arguments but " + std::to_string(args.size()) +
+  if (nargs > positional) {
+    why = "takes " + std::to_string(positional) + " positional arguments but " + std::to_string(nargs) +
           " were given";
     return std::nullopt;
   }
-  std::vector<py::handle> given(n);
-  for (size_t i = 0; i < args.size(); ++i) given[i] = args[i];
-  size_t used_kwargs = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const char* name = s.arguments[i].name.c_str();
-    if (kwargs.contains(name)) {
-      if (given[i]) {
-        why = "got multiple values for argument '" + s.arguments[i].name + "'";
-        return std::nullopt;
-      }
-      given[i] = kwargs[name];
-      ++used_kwargs;
-    }
+  PyObject* given[64] = {};
+  if (n > 64) {
+    why = "too many arguments";
+    return std::nullopt;
   }
-  if (used_kwargs != kwargs.size()) {
-    for (const auto& kv : kwargs)
-      if (s.find_argument(kv.first.cast<std::string>()) < 0) {
-        why = "got an unexpected keyword argument '" + kv.first.cast<std::string>() + "'";
-        return std::nullopt;
-      }
+  for (size_t i = 0; i < nargs; ++i) given[i] = args[i];
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    const int i = key ? s.find_argument(key) : -1;
+    if (i < 0) {
+      why = std::string("got an unexpected keyword argument '") + (key ? key : "?") + "'";
+      return std::nullopt;
+    }
+    if (given[i]) {
+      why = "got multiple values for argument '" + s.arguments[i].name + "'";
+      return std::nullopt;
+    }
+    given[i] = args[nargs + static_cast<size_t>(k)];
   }
   Stack stack;
   stack.reserve(n);
@@ -58,8 +61,7 @@ std::optional<Stack> bind(const FunctionSchema& s, const py::args& args, const p
     std::string reason;
     std::optional<Value> v = to_value(given[i], a.type, reason);
     if (!v) {
-      why = "argument '" + a.name + "' (" + a.type.str() + "): " + reason + ", got " +
-            std::string(py::str(given[i].get_type().attr("__name__")));
+      why = "argument '" + a.name + "' (" + a.type.str() + "): " + reason + ", got " + Py_TYPE(given[i])->tp_name;
       return std::nullopt;
     }
     stack.push_back(std::move(*v));
@@ -91,10 +93,22 @@ OpGroup::OpGroup(std::string name) : name_(std::move(name)) {}
 void OpGroup::add(const OpHandle& h) { overloads_.push_back(h); }
 
 py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
+  std::vector<PyObject*> flat;
+  for (const py::handle& a : args) flat.push_back(a.ptr());
+  py::tuple names(kwargs.size());
+  size_t k = 0;
+  for (const auto& kv : kwargs) {
+    names[k++] = kv.first;
+    flat.push_back(kv.second.ptr());
+  }
+  return call_fast(flat.data(), args.size(), kwargs.size() ? names.ptr() : nullptr);
+}
+
+py::object OpGroup::call_fast(PyObject* const* args, size_t nargs, PyObject* kwnames) const {
   std::string reasons;
   for (const OpHandle& h : overloads_) {
     std::string why;
-    std::optional<Stack> stack = bind(h.schema(), args, kwargs, why);
+    std::optional<Stack> stack = bind(h.schema(), args, nargs, kwnames, why);
     if (!stack) {
       reasons += "\n  " + h.schema().text + ": " + why;
       continue;
@@ -109,6 +123,39 @@ py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
     return results(h.schema(), std::move(out));
   }
   throw ArgumentTypeError(name_ + "(): no overload matches these arguments:" + reasons);
+}
+
+namespace {
+
+// The C entry of every generated builtin: `self` is a capsule holding the OpGroup.
+PyObject* op_vectorcall(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    auto* group = static_cast<const OpGroup*>(PyCapsule_GetPointer(self, "axle.OpGroup"));
+    return group->call_fast(args, static_cast<size_t>(nargs), kwnames).release().ptr();
+  } catch (const py::error_already_set& e) {
+    py::error_already_set(e).restore();
+  } catch (...) {
+    try {
+      set_python_error(std::current_exception());
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string& doc) {
+  // Method definitions and docs must outlive the function objects: kept forever.
+  static std::vector<std::shared_ptr<OpGroup>> keep;
+  keep.push_back(group);
+  auto* def = new PyMethodDef{strdup(group->name().c_str()), reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&op_vectorcall)),
+                              METH_FASTCALL | METH_KEYWORDS, strdup(doc.c_str())};
+  py::capsule self(static_cast<const void*>(group.get()), "axle.OpGroup");
+  PyObject* fn = PyCFunction_NewEx(def, self.ptr(), nullptr);
+  if (!fn) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(fn);
 }
 
 std::string OpGroup::doc() const {
@@ -153,6 +200,7 @@ void bind_ops(py::module_& m) {
         for (const OpHandle& h : g.overloads()) out.emplace_back(h.schema().text, "");
         return out;
       });
+  m.def("_builtin", &make_builtin, "A fast builtin function calling an OpGroup (vectorcall, no tuples).");
   m.def("_op_groups", &op_groups, "Every declared operator, grouped by name (overloads in declaration order).");
   m.def("_op_doc", [](const std::string& name) {
     for (const OpDecl& d : builtin_op_decls())

@@ -36,7 +36,7 @@ int combine_categories(int higher, int lower) {
 int promote(int acc, DType d) { return acc == kNone ? static_cast<int>(d) : static_cast<int>(promote_types(static_cast<DType>(acc), d)); }
 }  // namespace
 
-DType result_type(const std::vector<const Tensor*>& tensors) {
+DType result_type(std::initializer_list<const Tensor*> tensors) {
   int dim_result = kNone, zero_result = kNone, wrapped_result = kNone;
   for (const Tensor* t : tensors) {
     if (!t || !t->defined()) continue;

@@ -4,6 +4,7 @@
 
 #include <axle/operator.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ std::string str(const IntList& sizes);
 // Broadcast shape of a and b; ShapeError in PyTorch's words otherwise.
 IntList broadcast(const IntList& a, const IntList& b);
 // torch.result_type over the given tensors (wrapped numbers rank lowest).
-DType result_type(const std::vector<const Tensor*>& tensors);
+DType result_type(std::initializer_list<const Tensor*> tensors);
 // PyTorch's canCast: no float->integral, no non-bool->bool.
 bool can_cast(DType from, DType to);
 // The ops' family lists (one per file), concatenated by builtin_op_decls().
