@@ -202,6 +202,56 @@ void install_buffer_protocol(py::class_<Tensor>& cls) {
   heap->ht_type.tp_as_buffer = &heap->as_buffer;
 }
 
+// Arithmetic through the type's number slots (raw CPython API): `a + b` skips
+// pybind11's overload dispatch. The slot receives the operands in source order
+// (2 - t arrives as (2, t)), so one function serves the reflected forms too.
+template <Tensor (*F)(const Tensor&, const Tensor&)>
+PyObject* nb_binary(PyObject* a, PyObject* b) {
+  try {
+    auto x = operand(a), y = operand(b);
+    if (!x || !y) Py_RETURN_NOTIMPLEMENTED;
+    return py::cast(F(*x, *y)).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+template <const char* Op>
+PyObject* nb_inplace(PyObject* a, PyObject* b) {
+  try {
+    auto y = operand(b);
+    if (!y || !py::isinstance<Tensor>(a)) Py_RETURN_NOTIMPLEMENTED;
+    Tensor self = py::handle(a).cast<Tensor>();
+    call_op(Op, {self, *y});
+    Py_INCREF(a);
+    return a;
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+constexpr char kAddInplace[] = "add_.Tensor";
+constexpr char kSubInplace[] = "sub_.Tensor";
+constexpr char kMulInplace[] = "mul_.Tensor";
+constexpr char kDivInplace[] = "div_.Tensor";
+
+void install_number_slots(py::class_<Tensor>& cls) {
+  auto* heap = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
+  PyNumberMethods& nb = heap->as_number;
+  nb.nb_add = &nb_binary<&add2>;
+  nb.nb_subtract = &nb_binary<&sub2>;
+  nb.nb_multiply = &nb_binary<&mul>;
+  nb.nb_true_divide = &nb_binary<&div>;
+  nb.nb_matrix_multiply = &nb_binary<&matmul>;
+  nb.nb_inplace_add = &nb_inplace<kAddInplace>;
+  nb.nb_inplace_subtract = &nb_inplace<kSubInplace>;
+  nb.nb_inplace_multiply = &nb_inplace<kMulInplace>;
+  nb.nb_inplace_true_divide = &nb_inplace<kDivInplace>;
+  heap->ht_type.tp_as_number = &nb;
+}
+
 // Parses .to(device), .to(dtype), .to(device, dtype), .to(other), keywords.
 Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
   std::optional<Device> device;
@@ -291,6 +341,7 @@ void bind_tensor(py::module_& m) {
       .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
       ;
   install_buffer_protocol(cls);
+  install_number_slots(cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
         "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");
   m.def("_tensor", [](const py::handle& data, const py::handle& dtype, const py::handle& device) {
