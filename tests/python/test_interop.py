@@ -59,3 +59,42 @@ def test_interop_errors():
         axle.from_numpy(np.arange(5)[::-1])
     with pytest.raises(axle.DTypeError):
         np.asarray(axle.ones(2, dtype=axle.bfloat16))
+
+
+def test_dlpack_with_numpy_both_ways():
+    t = axle.arange(6, dtype=axle.float32).view(2, 3)
+    a = np.from_dlpack(t)
+    assert a.ctypes.data == t.data_ptr()
+    assert a.tolist() == t.tolist()
+    assert t.__dlpack_device__() == (1, 0)
+    src = np.arange(12, dtype=np.int64).reshape(3, 4)[:, 1:]
+    u = axle.from_dlpack(src)
+    assert u.data_ptr() == src.ctypes.data
+    assert u.stride() == (4, 1)
+    del src
+    gc.collect()
+    assert u.tolist() == [[1, 2, 3], [5, 6, 7], [9, 10, 11]]
+
+
+def test_dlpack_with_torch_shares_memory():
+    torch = pytest.importorskip("torch")
+    t = axle.arange(8, dtype=axle.float64)
+    tt = torch.from_dlpack(t)
+    assert tt.data_ptr() == t.data_ptr()
+    tt[0] = 100.0
+    assert t[0].item() == 100.0
+    back = axle.from_dlpack(tt)
+    assert back.data_ptr() == tt.data_ptr()
+    x = torch.arange(6, dtype=torch.int32).reshape(2, 3).t()
+    ax = axle.from_dlpack(x)
+    assert ax.data_ptr() == x.data_ptr() and ax.stride() == tuple(x.stride())
+    del x
+    gc.collect()
+    assert ax.tolist() == [[0, 3], [1, 4], [2, 5]]
+
+
+def test_dlpack_errors():
+    with pytest.raises(axle.DTypeError):
+        axle.ones(2, dtype=axle.bool).__dlpack__()
+    with pytest.raises(axle.ValueError):
+        axle.from_dlpack(object())

@@ -8,7 +8,7 @@ from . import _errors
 from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexError, NotImplementedError,
                       OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
 from . import _C
-from ._C import Tensor, devices, explain, fallback_stats, from_numpy, load_plugin, plugins
+from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
 
 __version__ = _C.version()
 

@@ -44,6 +44,7 @@ void bind_errors(py::module_& m);
 py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string& doc);
 void bind_ops(py::module_& m);
 void bind_tensor(py::module_& m);
+void bind_dlpack(py::module_& m, py::class_<Tensor>& cls);
 void bind_runtime(py::module_& m);
 
 }  // namespace axle::python

@@ -341,6 +341,7 @@ void bind_tensor(py::module_& m) {
       .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
       ;
   install_buffer_protocol(cls);
+  bind_dlpack(m, cls);
   install_number_slots(cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
         "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");
