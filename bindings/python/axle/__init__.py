@@ -158,6 +158,32 @@ def tensor(data, dtype=None, device=None):
     return _C._tensor(data, dtype, device)
 
 
+def save(obj, path, metadata=None):
+    """Saves a dict of tensors in the safetensors format, or one tensor as .npy
+    when `path` ends with ".npy"."""
+    import os
+
+    path = os.fspath(path)
+    if path.endswith(".npy"):
+        if not isinstance(obj, Tensor):
+            raise TypeError("save(): a .npy file holds one Tensor, got %s" % type(obj).__name__)
+        _C._save_npy(obj, path)
+        return
+    if not isinstance(obj, dict) or not all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
+        raise TypeError("save(): expected a dict of str -> Tensor")
+    _C._save_safetensors(obj, path, dict(metadata or {}))
+
+
+def load(path):
+    """Loads a safetensors file (a dict of tensors) or a .npy file (one tensor)."""
+    import os
+
+    path = os.fspath(path)
+    if path.endswith(".npy"):
+        return _C._load_npy(path)
+    return _C._load_safetensors(path)
+
+
 # ---------------------------------------------------------------- Tensor conveniences
 def _numpy(self):
     import numpy  # imported only when interop needs it

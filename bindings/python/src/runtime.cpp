@@ -4,6 +4,8 @@
 
 #include <pybind11/stl.h>
 
+#include <map>
+
 namespace axle::python {
 
 void bind_runtime(py::module_& m) {
@@ -59,6 +61,21 @@ void bind_runtime(py::module_& m) {
     for (const FallbackCount& f : fallback_stats()) out[py::make_tuple(f.op, f.device)] = f.count;
     return out;
   }, "Host-fallback hits per (op, device type).");
+  m.def("_save_safetensors", [](const std::map<std::string, Tensor>& tensors, const std::string& path,
+                                const std::map<std::string, std::string>& metadata) {
+    py::gil_scoped_release release;
+    save_safetensors(tensors, path, metadata);
+  });
+  m.def("_load_safetensors", [](const std::string& path) {
+    std::map<std::string, Tensor> out;
+    {
+      py::gil_scoped_release release;
+      out = load_safetensors(path);
+    }
+    return out;
+  });
+  m.def("_save_npy", [](const Tensor& t, const std::string& path) { save_npy(t, path); });
+  m.def("_load_npy", [](const std::string& path) { return load_npy(path); });
   m.def("_get_default_dtype", [] { return static_cast<int>(get_default_dtype()); });
   m.def("_set_default_dtype", [](int d) { set_default_dtype(static_cast<DType>(d)); });
   m.def("_get_default_device", [] { return get_default_device().str(); });

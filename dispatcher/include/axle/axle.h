@@ -10,4 +10,5 @@
 #include <axle/library.h>
 #include <axle/logging.h>
 #include <axle/ops.h>
+#include <axle/serialization.h>
 #include <axle/tensor.h>
