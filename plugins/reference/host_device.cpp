@@ -47,7 +47,9 @@ struct SizeClass {
   std::mutex mutex;
   std::vector<void*> free;
 };
-SizeClass g_classes[kClasses];
+// Never destroyed: blocks stay reachable (and reusable) until the process ends,
+// including during static destruction.
+SizeClass* const g_classes = new SizeClass[kClasses];
 std::atomic<uint64_t> g_reserved{0};
 
 int class_of(size_t nbytes) {

@@ -30,4 +30,10 @@ g++ -std=c++20 "$src/tests/install/consumer.cpp" -o "$tmp/consumer_pc" $flags
 cmake -S "$src/tests/install" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$root" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null
 "$tmp/cmake-build/consumer"
+# Python package (when built): importable from the installed site-packages.
+ext=$(find "$root" -name '_C*.so' -path '*/axle/*' | head -1)
+if [ -n "$ext" ]; then
+  PYTHONPATH="$(dirname "$(dirname "$ext")")" /usr/bin/python3 -c \
+    "import axle; assert axle.ones(2, 3).sum().item() == 6.0; print('installed python package:', axle.__file__)"
+fi
 echo "install test passed"
