@@ -152,3 +152,16 @@ def test_runtime_functions():
         axle.set_default_dtype(axle.float32)
     with pytest.raises(axle.ValueError):
         axle.set_default_dtype(axle.int32)
+
+
+def test_type_stubs_are_generated_from_the_declarations():
+    import ast
+    import os
+
+    path = os.path.join(os.path.dirname(axle.__file__), "__init__.pyi")
+    tree = ast.parse(open(path).read())
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for name in axle._op_groups:
+        if name not in axle._FACTORY_OPS:
+            assert name in functions, name
+    assert {"tensor", "zeros", "ones", "arange", "save", "load"} <= functions

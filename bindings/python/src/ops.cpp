@@ -195,6 +195,18 @@ void bind_ops(py::module_& m) {
       .def_property_readonly("name", &OpGroup::name)
       .def_property_readonly("schemas", &OpGroup::doc)
       .def_property_readonly("has_self", &OpGroup::has_self)
+      .def("signatures", [](const OpGroup& g) {
+        // Per overload: [(name, type, kwarg_only, default text or None)], number of returns.
+        py::list out;
+        for (const OpHandle& h : g.overloads()) {
+          py::list args;
+          for (const Argument& a : h.schema().arguments)
+            args.append(py::make_tuple(a.name, a.type.str(), a.kwarg_only,
+                                       a.default_value ? py::object(py::str(a.default_text)) : py::object(py::none())));
+          out.append(py::make_tuple(args, h.schema().returns.size()));
+        }
+        return out;
+      })
       .def("docs", [](const OpGroup& g) {
         std::vector<std::pair<std::string, std::string>> out;
         for (const OpHandle& h : g.overloads()) out.emplace_back(h.schema().text, "");
