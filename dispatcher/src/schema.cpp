@@ -42,46 +42,24 @@ class Parser {
     }
     expect("(");
     bool kwarg_only = false;
-    skip_ws();
-    if (!peek(")")) {
-      for (;;) {
-        skip_ws();
-        if (peek("*")) {
-          ++pos_;
-          AXLE_CHECK_SCHEMA(!kwarg_only, "'*' given twice");
-          kwarg_only = true;
-        } else {
-          Argument a = argument(true);
-          a.kwarg_only = kwarg_only;
-          for (const Argument& prev : fs.arguments)
-            AXLE_CHECK_SCHEMA(prev.name != a.name, "duplicate argument name '" + a.name + "'");
-          fs.arguments.push_back(std::move(a));
-        }
-        skip_ws();
-        if (peek(",")) {
-          ++pos_;
-          continue;
-        }
-        break;
+    comma_list([&] {
+      if (peek("*")) {
+        ++pos_;
+        AXLE_CHECK_SCHEMA(!kwarg_only, "'*' given twice");
+        kwarg_only = true;
+        return;
       }
-    }
+      Argument a = argument(true);
+      a.kwarg_only = kwarg_only;
+      for (const Argument& prev : fs.arguments)
+        AXLE_CHECK_SCHEMA(prev.name != a.name, "duplicate argument name '" + a.name + "'");
+      fs.arguments.push_back(std::move(a));
+    });
     expect(")");
     expect("->");
-    skip_ws();
     if (peek("(")) {
       ++pos_;
-      skip_ws();
-      if (!peek(")")) {
-        for (;;) {
-          fs.returns.push_back(argument(false));
-          skip_ws();
-          if (peek(",")) {
-            ++pos_;
-            continue;
-          }
-          break;
-        }
-      }
+      comma_list([&] { fs.returns.push_back(argument(false)); });
       expect(")");
     } else {
       fs.returns.push_back(argument(false));
@@ -92,6 +70,18 @@ class Parser {
   }
 
  private:
+
+  // Parses `item (, item)*` up to (not including) a closing ')'; empty allowed.
+  template <typename F>
+  void comma_list(F&& item) {
+    if (peek(")")) return;
+    for (;;) {
+      skip_ws();
+      item();
+      if (!peek(",")) return;
+      ++pos_;
+    }
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw SchemaError(detail::concat("malformed schema at column ", pos_ + 1, ": ", what, "\n  ", s_, "\n  ",
