@@ -234,7 +234,7 @@ Layers& loaded_layers() {
 
 }  // namespace
 
-const Config& effective_config() {
+Config effective_config() {
   Layers& l = layers();
   std::lock_guard lock(l.mutex);
   return loaded_layers().effective;

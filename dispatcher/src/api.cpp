@@ -128,6 +128,12 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 }
 Tensor mul(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("mul.Tensor"), {a, b})[0].tensor(); }
 Tensor div(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("div.Tensor"), {a, b})[0].tensor(); }
+Tensor eq(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("eq.Tensor"), {a, b})[0].tensor(); }
+Tensor ne(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("ne.Tensor"), {a, b})[0].tensor(); }
+Tensor lt(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("lt.Tensor"), {a, b})[0].tensor(); }
+Tensor le(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("le.Tensor"), {a, b})[0].tensor(); }
+Tensor gt(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("gt.Tensor"), {a, b})[0].tensor(); }
+Tensor ge(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("ge.Tensor"), {a, b})[0].tensor(); }
 Tensor neg(const Tensor& t) { return call_op(AXLE_OP("neg"), {t})[0].tensor(); }
 Tensor exp(const Tensor& t) { return call_op(AXLE_OP("exp"), {t})[0].tensor(); }
 Tensor relu(const Tensor& t) { return call_op(AXLE_OP("relu"), {t})[0].tensor(); }
@@ -153,6 +159,12 @@ Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, scalar_to_ten
 Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, scalar_to_tensor(b)); }
 Tensor operator+(const Scalar& a, const Tensor& b) { return add(scalar_to_tensor(a), b); }
 Tensor operator*(const Scalar& a, const Tensor& b) { return mul(scalar_to_tensor(a), b); }
+Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return lt(a, b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return le(a, b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 
 // ---------------------------------------------------------------- Tensor methods
 Tensor Tensor::reshape(const IntList& shape) const { return axle::reshape(*this, shape); }

@@ -16,6 +16,9 @@ axle_status add(void*, const axle_kernel_call* call);
 axle_status sub(void*, const axle_kernel_call* call);
 axle_status mul(void*, const axle_kernel_call* call);
 axle_status div(void*, const axle_kernel_call* call);
+enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
+template <Comparison C>
+axle_status compare(void*, const axle_kernel_call* call);
 axle_status neg(void*, const axle_kernel_call* call);
 axle_status exp(void*, const axle_kernel_call* call);
 axle_status relu(void*, const axle_kernel_call* call);

@@ -185,3 +185,19 @@ TEST_CASE("unknown ops and devices are typed errors") {
   CHECK_THROWS_AS(call_op("add.Tensor", {ones({2})}), ValueError);
   CHECK(version() == AXLE_TEST_VERSION);
 }
+
+TEST_CASE("comparisons broadcast, compare in the promoted type and return bool") {
+  const Tensor a = from({1, 2, 3}, {3});
+  const Tensor b = from({2}, {1}, kInt64);
+  CHECK((a == b).dtype() == kBool);
+  CHECK(values(a == b) == std::vector<double>{0, 1, 0});
+  CHECK(values(a != b) == std::vector<double>{1, 0, 1});
+  CHECK(values(a < b) == std::vector<double>{1, 0, 0});
+  CHECK(values(a <= b) == std::vector<double>{1, 1, 0});
+  CHECK(values(a > b) == std::vector<double>{0, 0, 1});
+  CHECK(values(a >= b) == std::vector<double>{0, 1, 1});
+  CHECK(values(from({0.5}, {1}) > from({0}, {1}, kInt32)) == std::vector<double>{1});  // not truncated to int
+  CHECK(values(eq(a.view({3, 1}), a)).size() == 9);
+  CHECK(values(from({NAN}, {1}) == from({NAN}, {1})) == std::vector<double>{0});
+  CHECK_THROWS_AS(a == from({1, 2}, {2}), ShapeError);
+}

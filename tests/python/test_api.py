@@ -165,3 +165,19 @@ def test_type_stubs_are_generated_from_the_declarations():
         if name not in axle._FACTORY_OPS:
             assert name in functions, name
     assert {"tensor", "zeros", "ones", "arange", "save", "load"} <= functions
+
+
+def test_comparison_operators():
+    a = axle.tensor([1.0, 2.0, 3.0])
+    assert (a == 2).tolist() == [False, True, False]
+    assert (a != 2).dtype is axle.bool
+    assert (a < 2).tolist() == [True, False, False]
+    assert (2 < a).tolist() == [False, False, True]
+    assert (a >= axle.tensor([3])).tolist() == [False, False, True]
+    assert axle.eq(a, a).tolist() == [True] * 3
+    assert a.gt(1).tolist() == [False, True, True]
+    assert (a == None) is False  # noqa: E711 - not an operand: identity comparison
+    assert bool(axle.tensor([1]) == 1)
+    with pytest.raises(axle.ValueError):
+        bool(a == a)
+    assert len({a, a.clone()}) == 2

@@ -39,3 +39,10 @@ def test_unary_reduction_matmul(dtype):
     np.testing.assert_allclose(np.asarray(axle.matmul(xa, xa.t())), torch.matmul(xt, xt.t()).numpy(), rtol=1e-5)
     if dtype.startswith("float"):
         np.testing.assert_allclose(np.asarray(axle.mean(xa, 0)), torch.mean(xt, 0).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_comparisons(op):
+    xa, xt = pair((3, 4), "float32", 5)
+    ya, yt = pair((4,), "int64", 6)
+    np.testing.assert_array_equal(np.asarray(getattr(axle, op)(xa, ya)), getattr(torch, op)(xt, yt).numpy())

@@ -333,6 +333,17 @@ void bind_tensor(py::module_& m) {
       .def("__matmul__", &binary<&matmul>, py::is_operator())
       .def("__rmatmul__", &rbinary<&matmul>, py::is_operator())
       .def("__neg__", [](const Tensor& t) { return neg(t); })
+      .def("__eq__", &binary<&eq>, py::is_operator())
+      .def("__ne__", &binary<&ne>, py::is_operator())
+      .def("__lt__", &binary<&lt>, py::is_operator())
+      .def("__le__", &binary<&le>, py::is_operator())
+      .def("__gt__", &binary<&gt>, py::is_operator())
+      .def("__ge__", &binary<&ge>, py::is_operator())
+      .def("__hash__", [](const py::object& self) { return reinterpret_cast<intptr_t>(self.ptr()); })
+      .def("__bool__", [](const Tensor& t) {
+        AXLE_CHECK(t.numel() == 1, ValueError, "Boolean value of Tensor with more than one value is ambiguous");
+        return t.item().to_bool();
+      })
       .def("__iadd__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "add_.Tensor"); }, py::is_operator())
       .def("__isub__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "sub_.Tensor"); }, py::is_operator())
       .def("__imul__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "mul_.Tensor"); }, py::is_operator())

@@ -42,7 +42,8 @@ struct AXLE_API Config {
 
 // The merged configuration: defaults, then AXLE_CONFIG, then environment, then
 // the application's layer. Computed on first use; configure() recomputes it.
-AXLE_API const Config& effective_config();
+// A snapshot (copy): safe to use while another thread calls configure().
+AXLE_API Config effective_config();
 // Sets the application layer. Plugin paths take effect for plugins not yet
 // discovered; log level and fallback policies at once.
 AXLE_API void configure(const Config& application_layer);

@@ -51,6 +51,12 @@ AXLE_API Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);
 AXLE_API Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);
 AXLE_API Tensor mul(const Tensor& a, const Tensor& b);
 AXLE_API Tensor div(const Tensor& a, const Tensor& b);
+AXLE_API Tensor eq(const Tensor& a, const Tensor& b);
+AXLE_API Tensor ne(const Tensor& a, const Tensor& b);
+AXLE_API Tensor lt(const Tensor& a, const Tensor& b);
+AXLE_API Tensor le(const Tensor& a, const Tensor& b);
+AXLE_API Tensor gt(const Tensor& a, const Tensor& b);
+AXLE_API Tensor ge(const Tensor& a, const Tensor& b);
 AXLE_API Tensor neg(const Tensor& t);
 AXLE_API Tensor exp(const Tensor& t);
 AXLE_API Tensor relu(const Tensor& t);
@@ -71,6 +77,13 @@ AXLE_API Tensor operator-(const Tensor& a, const Scalar& b);
 AXLE_API Tensor operator*(const Tensor& a, const Scalar& b);
 AXLE_API Tensor operator/(const Tensor& a, const Scalar& b);
 AXLE_API Tensor operator+(const Scalar& a, const Tensor& b);
+// Elementwise comparisons returning bool tensors, as in libtorch.
+AXLE_API Tensor operator==(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator!=(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<=(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator>(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator>=(const Tensor& a, const Tensor& b);
 AXLE_API Tensor operator*(const Scalar& a, const Tensor& b);
 
 // Exact equality of shape, dtype and values (on the host); allclose for floats.

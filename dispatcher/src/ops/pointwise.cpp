@@ -1,5 +1,5 @@
 // Pointwise ops: add, sub, mul, div (broadcast + promotion), their in-place
-// forms, and unary neg, exp, relu.
+// forms, comparisons, and unary neg, exp, relu.
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -37,6 +37,12 @@ void sub_shape(ShapeContext& c) {
              "use the `~` or `logical_not()` operator instead.");
   binary_common(c);
   check_alpha(c);
+}
+
+// Comparisons: broadcast; compared in the promoted type; the result is bool.
+void compare_shape(ShapeContext& c) {
+  binary_common(c);
+  c.outputs[0].dtype = kBool;
 }
 
 void div_shape(ShapeContext& c) {
@@ -95,6 +101,12 @@ std::vector<OpDecl> pointwise_ops() {
        "In-place mul.", "mul.Tensor"},
       {"div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", &inplace_shape<&div_shape>, nullptr,
        "In-place div.", "div.Tensor"},
+      {"eq.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self == other (bool)."},
+      {"ne.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self != other (bool)."},
+      {"lt.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self < other (bool)."},
+      {"le.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self <= other (bool)."},
+      {"gt.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self > other (bool)."},
+      {"ge.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self >= other (bool)."},
       {"neg(Tensor self) -> Tensor", &neg_shape, nullptr, "-self."},
       {"exp(Tensor self) -> Tensor", &float_unary_shape, nullptr, "e ** self."},
       {"relu(Tensor self) -> Tensor", &relu_shape, nullptr, "max(self, 0)."},
