@@ -34,7 +34,8 @@ axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   const axle_status s = r->register_device_type(r->context, host_device());
   if (s != AXLE_OK) return s;
-  return plugin::register_kernels(r, "cpu", kKernels);
+  if (axle_status k = plugin::register_kernels(r, "cpu", kKernels)) return k;
+  return register_unary_math(r);
 }
 
 const axle_plugin_descriptor kDescriptor = {

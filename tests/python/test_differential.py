@@ -46,3 +46,30 @@ def test_comparisons(op):
     xa, xt = pair((3, 4), "float32", 5)
     ya, yt = pair((4,), "int64", 6)
     np.testing.assert_array_equal(np.asarray(getattr(axle, op)(xa, ya)), getattr(torch, op)(xt, yt).numpy())
+
+
+UNARY = ["abs", "sign", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal",
+         "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf", "erfc", "floor",
+         "ceil", "trunc", "frac", "square", "neg", "relu"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool"])
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_math(op, dtype):
+    rng = np.random.default_rng(7)
+    if dtype == "bool":
+        a = rng.random((3, 5)) > 0.5
+    elif dtype.startswith("int"):
+        a = rng.integers(-9, 10, (3, 5)).astype(dtype)
+    else:
+        a = (rng.random((3, 5)) * 1.8 - 0.9).astype(dtype)
+    x, t = axle.from_numpy(a), torch.from_numpy(a.copy())
+    try:
+        want = getattr(torch, op)(t)
+    except RuntimeError:
+        with pytest.raises(axle.AxleError):
+            getattr(axle, op)(x)
+        return
+    got = getattr(axle, op)(x)
+    assert got.dtype.name == str(want.dtype).replace("torch.", "")
+    np.testing.assert_allclose(np.asarray(got.to(axle.float64)), want.double().numpy(), rtol=2e-6, atol=1e-6)

@@ -76,6 +76,31 @@ void float_unary_shape(ShapeContext& c) {
   c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
 }
 
+// Same dtype, bool rejected (abs, floor, ceil, trunc), as torch's CPU kernels.
+void no_bool_unary_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op, ": not implemented for bool tensors");
+  c.outputs = {{t.sizes(), t.dtype()}};
+}
+
+void same_unary_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  c.outputs = {{t.sizes(), t.dtype()}};
+}
+
+void frac_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, c.op, ": not implemented for ", dtype_name(t.dtype()),
+             " (floating dtypes only)");
+  c.outputs = {{t.sizes(), t.dtype()}};
+}
+
+// square of bool gives int64, as torch (it is pow(self, 2)).
+void square_shape(ShapeContext& c) {
+  const Tensor& t = c.args[0].tensor();
+  c.outputs = {{t.sizes(), t.dtype() == kBool ? kInt64 : t.dtype()}};
+}
+
 void relu_shape(ShapeContext& c) {
   const Tensor& t = c.args[0].tensor();
   AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op, ": Boolean inputs not supported for relu");
@@ -109,6 +134,34 @@ std::vector<OpDecl> pointwise_ops() {
       {"ge.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self >= other (bool)."},
       {"neg(Tensor self) -> Tensor", &neg_shape, nullptr, "-self."},
       {"exp(Tensor self) -> Tensor", &float_unary_shape, nullptr, "e ** self."},
+      {"exp2(Tensor self) -> Tensor", &float_unary_shape, nullptr, "2 ** self."},
+      {"expm1(Tensor self) -> Tensor", &float_unary_shape, nullptr, "exp(self) - 1, accurate near 0."},
+      {"log(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Natural logarithm."},
+      {"log2(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Base-2 logarithm."},
+      {"log10(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Base-10 logarithm."},
+      {"log1p(Tensor self) -> Tensor", &float_unary_shape, nullptr, "log(1 + self), accurate near 0."},
+      {"sqrt(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Square root."},
+      {"rsqrt(Tensor self) -> Tensor", &float_unary_shape, nullptr, "1 / sqrt(self)."},
+      {"reciprocal(Tensor self) -> Tensor", &float_unary_shape, nullptr, "1 / self."},
+      {"sin(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Sine."},
+      {"cos(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Cosine."},
+      {"tan(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Tangent."},
+      {"asin(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Arcsine."},
+      {"acos(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Arccosine."},
+      {"atan(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Arctangent."},
+      {"sinh(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Hyperbolic sine."},
+      {"cosh(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Hyperbolic cosine."},
+      {"tanh(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Hyperbolic tangent."},
+      {"sigmoid(Tensor self) -> Tensor", &float_unary_shape, nullptr, "1 / (1 + exp(-self))."},
+      {"erf(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Error function."},
+      {"erfc(Tensor self) -> Tensor", &float_unary_shape, nullptr, "Complementary error function."},
+      {"abs(Tensor self) -> Tensor", &no_bool_unary_shape, nullptr, "|self|."},
+      {"sign(Tensor self) -> Tensor", &same_unary_shape, nullptr, "-1, 0 or 1 (bool stays bool)."},
+      {"floor(Tensor self) -> Tensor", &no_bool_unary_shape, nullptr, "Round down (integers unchanged)."},
+      {"ceil(Tensor self) -> Tensor", &no_bool_unary_shape, nullptr, "Round up (integers unchanged)."},
+      {"trunc(Tensor self) -> Tensor", &no_bool_unary_shape, nullptr, "Round toward zero (integers unchanged)."},
+      {"frac(Tensor self) -> Tensor", &frac_shape, nullptr, "self - trunc(self) (floating only)."},
+      {"square(Tensor self) -> Tensor", &square_shape, nullptr, "self * self (bool gives int64)."},
       {"relu(Tensor self) -> Tensor", &relu_shape, nullptr, "max(self, 0)."},
   };
 }
