@@ -37,7 +37,7 @@ TEST_CASE("each broken plugin is rejected with its reason and the rest keep work
       {"abi_major.so", "does not match the core's major"},
       {"minor_newer.so", "is newer than the core's"},
       {"unresolved.so", "axle_test_symbol_that_does_not_exist"},
-      {"register_fails.so", "register step failed"},
+      {"register_fails.so", "register step failed with status 9: the test plugin refuses to register"},
       {"lying_manifest.so", "does not match the library"},
       {"bad_struct_size.so", "struct_size"},
       {"bad_manifest.so", "manifest"},

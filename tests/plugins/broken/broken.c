@@ -28,6 +28,7 @@ static axle_status register_plugin(const axle_registrar* r) {
 #endif
 #if defined(BROKEN_REGISTER_FAILS)
   r->host->log(AXLE_LOG_ERROR, PLUGIN_NAME, "register step fails on purpose");
+  r->host->set_error(r->context, "the test plugin refuses to register");
   return AXLE_ERROR_INTERNAL;
 #endif
 #if defined(GOOD_MINIMAL)

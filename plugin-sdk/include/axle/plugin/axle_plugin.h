@@ -255,8 +255,9 @@ typedef struct axle_plugin_descriptor {
   const char* const* device_types; /* device types it serves kernels for */
   int32_t num_device_types;
   int32_t default_rank; /* higher wins among plugins serving a device type */
-  /* Called once by the core. Returns AXLE_OK or an error (message via host->set_error
-   * with a NULL context is not possible: use registrar->host->log). */
+  /* Called once by the core. Returns AXLE_OK or an error status; attach the reason
+   * with registrar->host->set_error(registrar->context, message). On error nothing
+   * the plugin registered is kept and the plugin is listed as rejected. */
   axle_status (*register_plugin)(const axle_registrar* registrar);
 } axle_plugin_descriptor;
 
