@@ -136,6 +136,10 @@ Tensor gt(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("gt.Tensor"
 Tensor ge(const Tensor& a, const Tensor& b) { return call_op(AXLE_OP("ge.Tensor"), {a, b})[0].tensor(); }
 Tensor neg(const Tensor& t) { return call_op(AXLE_OP("neg"), {t})[0].tensor(); }
 Tensor exp(const Tensor& t) { return call_op(AXLE_OP("exp"), {t})[0].tensor(); }
+#define AXLE_DEFINE_UNARY(name) \
+  Tensor name(const Tensor& t) { return call_op(AXLE_OP(#name), {t})[0].tensor(); }
+AXLE_UNARY_MATH_OPS(AXLE_DEFINE_UNARY)
+#undef AXLE_DEFINE_UNARY
 Tensor relu(const Tensor& t) { return call_op(AXLE_OP("relu"), {t})[0].tensor(); }
 Tensor sum(const Tensor& t, std::optional<DType> dtype) { return call_op(AXLE_OP("sum"), {t, dtype})[0].tensor(); }
 Tensor sum(const Tensor& t, const IntList& dim, bool keepdim, std::optional<DType> dtype) {

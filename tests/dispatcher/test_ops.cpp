@@ -201,3 +201,17 @@ TEST_CASE("comparisons broadcast, compare in the promoted type and return bool")
   CHECK(values(from({NAN}, {1}) == from({NAN}, {1})) == std::vector<double>{0});
   CHECK_THROWS_AS(a == from({1, 2}, {2}), ShapeError);
 }
+
+TEST_CASE("unary math through the C++ API follows torch's dtype rules") {
+  const Tensor f = from({0.25, 4}, {2});
+  CHECK(values(axle::sqrt(f)) == std::vector<double>{0.5, 2});
+  CHECK(axle::sqrt(from({4}, {1}, kInt32)).dtype() == kFloat32);
+  CHECK(values(axle::abs(from({-3, 2}, {2}, kInt64))) == std::vector<double>{3, 2});
+  CHECK(axle::abs(from({-3}, {1}, kInt64)).dtype() == kInt64);
+  CHECK(values(axle::floor(from({-1.5, 1.5}, {2}))) == std::vector<double>{-2, 1});
+  CHECK(axle::square(from({1, 0}, {2}, kBool)).dtype() == kInt64);
+  CHECK(values(axle::sign(from({-2, 0, 5}, {3}, kInt32))) == std::vector<double>{-1, 0, 1});
+  CHECK(std::isnan(values(axle::log(from({-1}, {1})))[0]));
+  CHECK_THROWS_AS(axle::frac(from({1}, {1}, kInt64)), DTypeError);
+  CHECK_THROWS_AS(axle::abs(from({1}, {1}, kBool)), DTypeError);
+}
