@@ -10,6 +10,8 @@ using plugin::KernelEntry;
 const axle_device_interface* host_device();
 // Registers the table-driven unary math kernels (unary_math.cpp).
 axle_status register_unary_math(const axle_registrar* r);
+// Registers the table-driven binary math kernels (binary_math.cpp).
+axle_status register_binary_math(const axle_registrar* r);
 
 axle_status fill(void*, const axle_kernel_call* call);
 axle_status arange(void*, const axle_kernel_call* call);

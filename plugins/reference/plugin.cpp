@@ -35,7 +35,8 @@ axle_status register_plugin(const axle_registrar* r) {
   const axle_status s = r->register_device_type(r->context, host_device());
   if (s != AXLE_OK) return s;
   if (axle_status k = plugin::register_kernels(r, "cpu", kKernels)) return k;
-  return register_unary_math(r);
+  if (axle_status u = register_unary_math(r)) return u;
+  return register_binary_math(r);
 }
 
 const axle_plugin_descriptor kDescriptor = {

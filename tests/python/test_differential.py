@@ -73,3 +73,44 @@ def test_unary_math(op, dtype):
     got = getattr(axle, op)(x)
     assert got.dtype.name == str(want.dtype).replace("torch.", "")
     np.testing.assert_allclose(np.asarray(got.to(axle.float64)), want.double().numpy(), rtol=2e-6, atol=1e-6)
+
+
+BINARY = ["maximum", "minimum", "atan2", "remainder", "fmod", "pow", "logical_and", "logical_or", "logical_xor",
+          "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "lt"]
+
+
+def sample(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(shape) > 0.5
+    if dtype.startswith("int"):
+        return rng.integers(-5, 6, shape).astype(dtype)
+    return (rng.standard_normal(shape) * 3).astype(dtype)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "int32"), ("int64", "int64"),
+                                    ("int32", "bool"), ("bool", "bool")])
+@pytest.mark.parametrize("op", BINARY)
+def test_binary_math(op, dtypes):
+    a, b = sample(dtypes[0], (3, 4), 11), sample(dtypes[1], (4,), 12)
+    if op in ("remainder", "fmod") and dtypes[1] != "bool" and not dtypes[1].startswith("float"):
+        b = np.where(b == 0, 1, b).astype(b.dtype)  # integer division by zero raises; tested below
+    if op == "pow" and dtypes[1].startswith("int"):
+        b = np.abs(b).astype(b.dtype)
+    x, y = axle.from_numpy(a), axle.from_numpy(b)
+    try:
+        want = getattr(torch, op)(torch.from_numpy(a.copy()), torch.from_numpy(b.copy()))
+    except RuntimeError:
+        with pytest.raises(axle.AxleError):
+            getattr(axle, op)(x, y)
+        return
+    got = getattr(axle, op)(x, y)
+    assert got.dtype.name == str(want.dtype).replace("torch.", "")
+    np.testing.assert_allclose(np.asarray(got.to(axle.float64)), want.double().numpy(), rtol=2e-6, atol=1e-6)
+
+
+def test_integer_division_by_zero_raises():
+    with pytest.raises(axle.AxleError, match="ZeroDivisionError"):
+        axle.remainder(axle.tensor([1, 2]), axle.tensor([0, 1]))
+    with pytest.raises(axle.AxleError, match="ZeroDivisionError"):
+        axle.fmod(axle.tensor([1]), axle.tensor([0]))

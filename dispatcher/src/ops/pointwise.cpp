@@ -45,6 +45,19 @@ void compare_shape(ShapeContext& c) {
   c.outputs[0].dtype = kBool;
 }
 
+// Binary ops torch does not implement for bool results (remainder, fmod, pow).
+void no_bool_binary_shape(ShapeContext& c) {
+  binary_common(c);
+  AXLE_CHECK(c.outputs[0].dtype != kBool, DTypeError, c.op, ": not implemented for bool tensors");
+}
+
+// Bitwise ops: integral and bool only.
+void bitwise_shape(ShapeContext& c) {
+  binary_common(c);
+  AXLE_CHECK(!is_floating_point(c.outputs[0].dtype), DTypeError, c.op, ": not implemented for ",
+             dtype_name(c.outputs[0].dtype), " (integral and bool tensors only)");
+}
+
 void div_shape(ShapeContext& c) {
   binary_common(c);
   if (!is_floating_point(c.outputs[0].dtype)) c.outputs[0].dtype = get_default_dtype();
@@ -132,6 +145,21 @@ std::vector<OpDecl> pointwise_ops() {
       {"le.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self <= other (bool)."},
       {"gt.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self > other (bool)."},
       {"ge.Tensor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self >= other (bool)."},
+      {"maximum(Tensor self, Tensor other) -> Tensor", &binary_common, nullptr, "Elementwise max; NaN propagates."},
+      {"minimum(Tensor self, Tensor other) -> Tensor", &binary_common, nullptr, "Elementwise min; NaN propagates."},
+      {"atan2(Tensor self, Tensor other) -> Tensor", &div_shape, nullptr, "atan(self / other) in the right quadrant."},
+      {"remainder.Tensor(Tensor self, Tensor other) -> Tensor", &no_bool_binary_shape, nullptr,
+       "Python's modulo: the result has the sign of other."},
+      {"fmod.Tensor(Tensor self, Tensor other) -> Tensor", &no_bool_binary_shape, nullptr,
+       "C's fmod: the result has the sign of self."},
+      {"pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", &no_bool_binary_shape, nullptr,
+       "self ** exponent (integer powers wrap; negative integer exponents give 0 unless |self| is 1)."},
+      {"logical_and(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self != 0 and other != 0."},
+      {"logical_or(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self != 0 or other != 0."},
+      {"logical_xor(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "(self != 0) != (other != 0)."},
+      {"bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor", &bitwise_shape, nullptr, "self & other."},
+      {"bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor", &bitwise_shape, nullptr, "self | other."},
+      {"bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor", &bitwise_shape, nullptr, "self ^ other."},
       {"neg(Tensor self) -> Tensor", &neg_shape, nullptr, "-self."},
       {"exp(Tensor self) -> Tensor", &float_unary_shape, nullptr, "e ** self."},
       {"exp2(Tensor self) -> Tensor", &float_unary_shape, nullptr, "2 ** self."},
