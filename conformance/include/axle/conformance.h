@@ -1,0 +1,119 @@
+// The conformance kit: sample inputs for every declared operator (PyTorch's
+// OpInfo idea) and an engine that runs them on any device against the
+// reference results. Installed as libaxle-conformance; `axle check` and the
+// Python differential suite use the same samples.
+//
+// A sample generator is a plain function: given a context (device, dtype under
+// test, seeded tensor factory) it returns calls, each either expected to succeed
+// or to raise a named error class. Generators are deterministic: the same seed
+// gives the same values on every device, so results can be compared.
+#pragma once
+
+#include <axle/axle.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace axle::conformance {
+
+// How a sample tensor is laid out in memory. Every layout holds the same
+// logical values for the same seed; only strides and offset differ.
+enum class Layout {
+  Contiguous,
+  Transposed,    // last two dims stored swapped (a .transpose(-1, -2) view)
+  Stepped,       // every other element of a twice-as-long buffer (a [..., ::2] view)
+  Expanded,      // stride 0 along dim 0 (one row broadcast with expand)
+  ChannelsLast,  // 4-d only: NHWC memory order viewed as NCHW
+  Offset,        // a view starting 3 elements into its storage
+};
+const char* layout_name(Layout l);
+
+struct Sample {
+  Stack args;          // in schema order; trailing defaulted arguments may be left out
+  std::string note;    // what this case covers: "broadcast [3, 1] x [4]", "transposed", ...
+  std::string error;   // non-empty: the call must raise this class ("ShapeError", "IndexError", ...)
+  double rtol = 0, atol = 0;  // > 0: override the dtype's default tolerance for this case
+};
+
+class SampleContext {
+ public:
+  SampleContext(Device device, DType dtype, uint64_t seed) : device_(device), dtype_(dtype), seed_(seed) {}
+  const Device& device() const { return device_; }
+  DType dtype() const { return dtype_; }
+  // A deterministic tensor of the dtype under test (or `dtype`): values drawn
+  // uniformly in [low, high) (integers: whole numbers; bool: ~50% true), laid
+  // out as `layout`, on the device under test. Each call draws new values.
+  Tensor make(const IntList& sizes, Layout layout = Layout::Contiguous, std::optional<DType> dtype = {},
+              double low = -5, double high = 5);
+  // A host (CPU) tensor of int64 indices in [0, bound) for index arguments.
+  Tensor indices(const IntList& sizes, int64_t bound, std::optional<Device> device = {});
+  // The usual variety for one operand: contiguous, 0-d, zero-size, transposed,
+  // stepped, expanded, offset (each with a note) — for ops whose only tensor is self.
+  std::vector<std::pair<Tensor, std::string>> unary_variety(const IntList& sizes = {3, 4});
+
+ private:
+  uint64_t next_seed();
+  Device device_;
+  DType dtype_;
+  uint64_t seed_;
+  uint64_t counter_ = 0;
+};
+
+using SampleFn = std::vector<Sample> (*)(SampleContext&);
+
+struct OpSamples {
+  const char* op;           // "add.Tensor"
+  SampleFn samples;
+  std::vector<DType> dtypes = {};  // dtypes the op is run with; empty: kEveryDType
+  double rtol_scale = 1;    // reductions and transcendental chains: loosen the dtype tolerance
+  bool values = true;       // false: only shapes and dtypes are compared (empty, random ops)
+};
+
+// All dtypes, and the common subsets generators use.
+extern const std::vector<DType> kEveryDType;  // the 10 dtypes
+extern const std::vector<DType> kFloating;    // float32, float64, float16, bfloat16
+extern const std::vector<DType> kNumeric;     // all but bool
+
+// The generators of every built-in operator.
+const std::vector<OpSamples>& all_samples();
+const OpSamples* find_samples(std::string_view op);
+
+// Default tolerances (rtol, atol) by dtype, as torch.testing.assert_close.
+std::pair<double, double> default_tolerance(DType d);
+
+// Compares two results (any devices): same sizes and dtype, values within
+// tolerance (NaN equals NaN, infinities equal). Returns "" or what differs.
+std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol);
+// The class name of an axle exception ("ShapeError"), "Error" for the base, or
+// the std::exception's type for others.
+std::string error_class(const std::exception& e);
+
+// ---- the engine
+struct CaseFailure {
+  std::string op, dtype, note, message;
+};
+struct OpReport {
+  std::string op;
+  int passed = 0, failed = 0, skipped = 0;
+  std::string skip_reason;  // when every case was skipped
+  std::vector<CaseFailure> failures;
+};
+struct RunOptions {
+  std::vector<std::string> ops;  // empty: every op with samples
+  uint64_t seed = 1234;
+  // Ops to skip on this device, each with its reason (printed).
+  std::vector<std::pair<std::string, std::string>> skip;
+};
+// Runs every sample on `device` and compares outputs with the same sample run on
+// the host reference ("cpu"). Expected errors must be raised with that class on
+// both. A device equal to "cpu" checks the samples themselves: expected errors,
+// output shapes and dtypes against the shape functions, determinism.
+std::vector<OpReport> run(const Device& device, const RunOptions& options = {});
+// A table: op, passed, failed, skipped (reason); then the failures.
+std::string format_report(const std::vector<OpReport>& reports);
+
+}  // namespace axle::conformance

@@ -1,0 +1,152 @@
+// The conformance engine: every sample of every op, run on the device under
+// test and on the host reference, outputs compared with dtype tolerances.
+#include "samples/samples.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace axle::conformance {
+
+namespace {
+
+struct Outcome {
+  std::vector<Tensor> tensors;  // every tensor output, flattened
+  std::string error_class;      // non-empty when the call threw
+  std::string message;
+};
+
+Outcome execute(const OpHandle& op, const Sample& s) {
+  Outcome o;
+  try {
+    for (const Value& v : call_op(op, s.args)) {
+      if (v.is_tensor()) o.tensors.push_back(v.tensor());
+      else if (v.tag() == Value::Tag::TensorList)
+        for (const Tensor& t : v.tensors()) o.tensors.push_back(t);
+    }
+  } catch (const std::exception& e) {
+    o.error_class = error_class(e);
+    o.message = e.what();
+  }
+  return o;
+}
+
+std::vector<Sample> generate(const OpSamples& spec, const Device& device, DType dtype, uint64_t seed) {
+  SampleContext ctx(device, dtype, seed);
+  return spec.samples(ctx);
+}
+
+// "" when `got` matches `want`; otherwise what differs.
+std::string check_case(const OpSamples& spec, const Sample& sample, DType dtype, const Outcome& got,
+                       const Outcome& want) {
+  if (!sample.error.empty()) {
+    if (want.error_class != sample.error)
+      return "sample expects " + sample.error + " but the reference " +
+             (want.error_class.empty() ? std::string("succeeded") : "raised " + want.error_class + ": " + want.message);
+    if (got.error_class != sample.error)
+      return "expected " + sample.error + ", got " +
+             (got.error_class.empty() ? std::string("success") : got.error_class + ": " + got.message);
+    return "";
+  }
+  if (!want.error_class.empty()) return "the reference raised " + want.error_class + ": " + want.message;
+  if (!got.error_class.empty()) return "raised " + got.error_class + ": " + got.message;
+  if (got.tensors.size() != want.tensors.size())
+    return detail::concat(got.tensors.size(), " outputs, expected ", want.tensors.size());
+  auto [rtol, atol] = default_tolerance(dtype);
+  rtol *= spec.rtol_scale;
+  atol *= spec.rtol_scale;
+  if (sample.rtol > 0) rtol = sample.rtol;
+  if (sample.atol > 0) atol = sample.atol;
+  for (size_t i = 0; i < got.tensors.size(); ++i) {
+    const Tensor& g = got.tensors[i];
+    const Tensor& w = want.tensors[i];
+    std::string diff;
+    if (spec.values) {
+      // Output tolerances follow the output's dtype when it is less precise.
+      auto [ortol, oatol] = default_tolerance(w.dtype());
+      diff = compare(g, w, std::max(rtol, ortol * spec.rtol_scale), std::max(atol, oatol * spec.rtol_scale));
+    } else if (g.sizes() != w.sizes() || g.dtype() != w.dtype()) {
+      diff = detail::concat(dtype_name(g.dtype()), shape_string(g.sizes()), " != expected ", dtype_name(w.dtype()),
+                            shape_string(w.sizes()));
+    }
+    if (!diff.empty()) return detail::concat("output ", i, ": ", diff);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<OpReport> run(const Device& device, const RunOptions& options) {
+  const Device host("cpu");
+  const bool self_check = device.type() == host.type();
+  std::vector<OpReport> reports;
+  for (const OpSamples& spec : all_samples()) {
+    if (!options.ops.empty() && std::find(options.ops.begin(), options.ops.end(), spec.op) == options.ops.end())
+      continue;
+    OpReport r;
+    r.op = spec.op;
+    for (const auto& [op, reason] : options.skip)
+      if (op == spec.op) r.skip_reason = reason;
+    if (!r.skip_reason.empty()) {
+      r.skipped = 1;
+      reports.push_back(r);
+      continue;
+    }
+    const OpHandle handle = find_op(spec.op);
+    const std::vector<DType>& dtypes = spec.dtypes.empty() ? kEveryDType : spec.dtypes;
+    for (DType dtype : dtypes) {
+      auto failure = [&](const std::string& note, const std::string& message) {
+        ++r.failed;
+        r.failures.push_back({spec.op, std::string(dtype_name(dtype)), note, message});
+      };
+      std::vector<Sample> ref, dev;
+      try {
+        ref = generate(spec, host, dtype, options.seed);
+        dev = generate(spec, device, dtype, options.seed);
+      } catch (const std::exception& e) {
+        failure("(generator)", std::string("the sample generator threw: ") + e.what());
+        continue;
+      }
+      if (ref.size() != dev.size()) {
+        failure("(generator)", "the generator gives a different number of samples per device");
+        continue;
+      }
+      for (size_t i = 0; i < ref.size(); ++i) {
+        const Outcome want = execute(handle, ref[i]);
+        const Outcome got = execute(handle, dev[i]);
+        std::string diff = check_case(spec, ref[i], dtype, got, want);
+        if (diff.empty() && self_check && ref[i].error.empty()) {
+          for (const Tensor& t : got.tensors)
+            if (t.device() != device) diff = detail::concat("output on ", t.device(), ", expected ", device);
+        }
+        if (diff.empty()) ++r.passed;
+        else failure(ref[i].note, diff);
+      }
+    }
+    reports.push_back(std::move(r));
+  }
+  return reports;
+}
+
+std::string format_report(const std::vector<OpReport>& reports) {
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-28s %7s %7s %7s\n", "op", "passed", "failed", "skipped");
+  os << line;
+  int passed = 0, failed = 0, skipped = 0;
+  for (const OpReport& r : reports) {
+    std::snprintf(line, sizeof line, "%-28s %7d %7d %7d%s%s\n", r.op.c_str(), r.passed, r.failed, r.skipped,
+                  r.skip_reason.empty() ? "" : "  skipped: ", r.skip_reason.c_str());
+    os << line;
+    passed += r.passed;
+    failed += r.failed;
+    skipped += r.skipped;
+  }
+  std::snprintf(line, sizeof line, "%-28s %7d %7d %7d\n", "total", passed, failed, skipped);
+  os << line;
+  for (const OpReport& r : reports)
+    for (const CaseFailure& f : r.failures)
+      os << "FAIL " << f.op << " [" << f.dtype << "] " << f.note << ": " << f.message << "\n";
+  return os.str();
+}
+
+}  // namespace axle::conformance
