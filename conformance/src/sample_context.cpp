@@ -206,9 +206,19 @@ std::string error_class(const std::exception& e) {
 const std::vector<OpSamples>& all_samples() {
   static const std::vector<OpSamples> all = [] {
     std::vector<OpSamples> v;
-    for (auto list : {creation_samples(), copy_samples(), pointwise_samples(), reduction_samples(), linalg_samples(),
-                      indexing_samples()})
+    // One family per line (conformance/src/samples/<family>.cpp).
+    std::vector<OpSamples> (*families[])() = {
+        &creation_samples,
+        &copy_samples,
+        &pointwise_samples,
+        &reduction_samples,
+        &linalg_samples,
+        &indexing_samples,
+    };
+    for (auto family : families) {
+      const std::vector<OpSamples> list = family();
       v.insert(v.end(), list.begin(), list.end());
+    }
     return v;
   }();
   return all;

@@ -35,8 +35,14 @@ axle_status register_plugin(const axle_registrar* r) {
   const axle_status s = r->register_device_type(r->context, host_device());
   if (s != AXLE_OK) return s;
   if (axle_status k = plugin::register_kernels(r, "cpu", kKernels)) return k;
-  if (axle_status u = register_unary_math(r)) return u;
-  return register_binary_math(r);
+  // Families that register their own kernels (one per line; see kernels.h).
+  axle_status (*const families[])(const axle_registrar*) = {
+      &register_unary_math,
+      &register_binary_math,
+  };
+  for (auto family : families)
+    if (axle_status f = family(r)) return f;
+  return AXLE_OK;
 }
 
 const axle_plugin_descriptor kDescriptor = {

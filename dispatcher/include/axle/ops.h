@@ -101,3 +101,5 @@ AXLE_API bool equal(const Tensor& a, const Tensor& b);
 AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
 
 }  // namespace axle
+
+// The C++ API of further op families, one header each (axle/ops/<family>.h):

@@ -65,9 +65,19 @@ bool can_cast(DType from, DType to) {
 const std::vector<OpDecl>& builtin_op_decls() {
   static const std::vector<OpDecl> all = [] {
     std::vector<OpDecl> v;
-    for (auto list : {shape::creation_ops(), shape::copy_ops(), shape::pointwise_ops(), shape::reduction_ops(),
-                      shape::linalg_ops(), shape::indexing_ops()})
+    // One family per line (dispatcher/src/ops/<family>.cpp).
+    std::vector<OpDecl> (*const families[])() = {
+        &shape::creation_ops,
+        &shape::copy_ops,
+        &shape::pointwise_ops,
+        &shape::reduction_ops,
+        &shape::linalg_ops,
+        &shape::indexing_ops,
+    };
+    for (auto family : families) {
+      const std::vector<OpDecl> list = family();
       v.insert(v.end(), list.begin(), list.end());
+    }
     return v;
   }();
   return all;
