@@ -5,16 +5,12 @@
 
 #include <axle/plugin/helpers.hpp>
 
+#include "api/op_handle.h"
+
 #include <atomic>
 #include <cmath>
 
 namespace axle {
-
-#define AXLE_OP(name)                         \
-  ([]() -> const OpHandle& {                  \
-    static const OpHandle h = find_op(name);  \
-    return h;                                 \
-  }())
 
 std::string version() { return AXLE_VERSION_STRING; }
 
