@@ -113,10 +113,15 @@ def _make_method(fn):
     return method
 
 
+_nn_functional = {}  # name -> function, for axle.nn.functional (ops flagged kNNFunctional / kNNOnly)
+_nn_only = {name for name, only in _C._nn_functional_ops() if only}
 for _name, _group in _op_groups.items():
     if _name in _FACTORY_OPS:
         continue
     _fn = _make_function(_group)
+    if _name in _nn_only:  # torch.nn.functional.<name> only
+        _nn_functional[_name] = _fn
+        continue
     globals()[_name] = _fn
     if _group.has_self and not hasattr(Tensor, _name):
         setattr(Tensor, _name, _make_method(_fn))

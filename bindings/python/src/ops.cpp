@@ -214,6 +214,14 @@ void bind_ops(py::module_& m) {
       });
   m.def("_builtin", &make_builtin, "A fast builtin function calling an OpGroup (vectorcall, no tuples).");
   m.def("_op_groups", &op_groups, "Every declared operator, grouped by name (overloads in declaration order).");
+  m.def("_nn_functional_ops", [] {
+    // (name, only_in_nn) for ops flagged for axle.nn.functional.
+    std::vector<std::pair<std::string, bool>> out;
+    for (const OpDecl& d : builtin_op_decls())
+      if (d.flags & (kNNFunctional | kNNOnly))
+        out.emplace_back(FunctionSchema::parse(d.schema).name, (d.flags & kNNOnly) != 0);
+    return out;
+  });
   m.def("_op_doc", [](const std::string& name) {
     for (const OpDecl& d : builtin_op_decls())
       if (FunctionSchema::parse(d.schema).full_name() == name) return std::string(d.doc);

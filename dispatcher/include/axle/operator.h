@@ -36,12 +36,20 @@ using CompositeFn = Stack (*)(const Stack& args);
 // An application's kernel bound in-process (unstructured: returns its outputs).
 using CppKernel = std::function<Stack(const Stack& args)>;
 
+// Where the Python binding exposes an op besides axle.<name> / Tensor methods.
+enum OpFlags : unsigned {
+  kNoFlags = 0,
+  kNNFunctional = 1u << 0,  // also axle.nn.functional.<name>, as torch.nn.functional
+  kNNOnly = 1u << 1,        // only axle.nn.functional.<name> (torch has no torch.<name>)
+};
+
 struct OpDecl {
   const char* schema;
   ShapeFn shape = nullptr;          // required unless the op is composite-only
   CompositeFn composite = nullptr;
   const char* doc = "";
   const char* kernel_op = nullptr;  // in-place/out variants: whose kernels serve them ("add.Tensor")
+  unsigned flags = kNoFlags;        // OpFlags
 };
 
 // Every built-in declaration, in declaration order (used by `axle ops`, bindings).

@@ -190,7 +190,7 @@ std::vector<OpDecl> pointwise_ops() {
       {"trunc(Tensor self) -> Tensor", &no_bool_unary_shape, nullptr, "Round toward zero (integers unchanged)."},
       {"frac(Tensor self) -> Tensor", &frac_shape, nullptr, "self - trunc(self) (floating only)."},
       {"square(Tensor self) -> Tensor", &square_shape, nullptr, "self * self (bool gives int64)."},
-      {"relu(Tensor self) -> Tensor", &relu_shape, nullptr, "max(self, 0)."},
+      {"relu(Tensor self) -> Tensor", &relu_shape, nullptr, "max(self, 0).", nullptr, kNNFunctional},
   };
 }
 

@@ -1,8 +1,10 @@
-"""NN operators as in torch.nn.functional (the declared ops that belong here)."""
+"""NN operators as in torch.nn.functional: the declared ops flagged for it
+(OpFlags kNNFunctional / kNNOnly in their C++ declarations), no hand-kept list."""
 import axle as _axle
+from axle import _C
 
-_NN_OPS = ("relu",)
-for _name in _NN_OPS:
-    if hasattr(_axle, _name):
-        globals()[_name] = getattr(_axle, _name)
-del _name
+for _name, _only_nn in _C._nn_functional_ops():
+    _fn = _axle._nn_functional.get(_name) or getattr(_axle, _name, None)
+    if _fn is not None:
+        globals()[_name] = _fn
+del _name, _only_nn, _fn
