@@ -46,5 +46,6 @@ void bind_ops(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_dlpack(py::module_& m, py::class_<Tensor>& cls);
 void bind_runtime(py::module_& m);
+void bind_samples(py::module_& m);
 
 }  // namespace axle::python

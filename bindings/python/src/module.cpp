@@ -8,4 +8,5 @@ PYBIND11_MODULE(_C, m) {
   axle::python::bind_tensor(m);
   axle::python::bind_ops(m);
   axle::python::bind_runtime(m);
+  axle::python::bind_samples(m);
 }

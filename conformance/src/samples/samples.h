@@ -19,6 +19,13 @@ inline Sample ok(Stack args, std::string note) { return Sample{std::move(args), 
 inline Sample fails(Stack args, std::string note, std::string error) {
   return Sample{std::move(args), std::move(note), std::move(error), 0, 0};
 }
+// Sets a tolerance on every sample (accumulating ops in 16-bit dtypes).
+inline void loosen(std::vector<Sample>& samples, double rtol, double atol) {
+  for (Sample& s : samples) {
+    s.rtol = rtol;
+    s.atol = atol;
+  }
+}
 // For ops whose only tensor is self followed by fixed extra arguments.
 std::vector<Sample> unary_samples(SampleContext& c, const Stack& extra = {});
 // Broadcast, mixed-dtype, 0-d, zero-size and strided pairs for binary ops.

@@ -243,8 +243,20 @@ inline void for_each_element(int32_t ndim, const int64_t* sizes, const std::arra
   }
 }
 
+// v rounded to the floating dtype d (float32, float16, bfloat16), as a cast would.
+inline double round_to(double v, axle_dtype d) {
+  switch (d) {
+    case AXLE_DTYPE_FLOAT32: return static_cast<float>(v);
+    case AXLE_DTYPE_FLOAT16: return fp16_to_float(float_to_fp16(static_cast<float>(v)));
+    case AXLE_DTYPE_BFLOAT16: return bf16_to_float(float_to_bf16(static_cast<float>(v)));
+    default: return v;
+  }
+}
+
 // Computes out = f(in...) elementwise in compute type T (double, int64_t or bool):
 // every input is loaded and converted to T, the result stored in out's dtype.
+// With a floating output narrower than double, inputs of another dtype are first
+// rounded to the output dtype, as PyTorch casts operands to the common dtype.
 template <typename T, size_t N, typename F>
 inline void map_elements(const axle_tensor_view& out, const std::array<const axle_tensor_view*, N>& in, F&& f) {
   std::array<const axle_tensor_view*, N + 1> views;
@@ -252,14 +264,27 @@ inline void map_elements(const axle_tensor_view& out, const std::array<const axl
   for (size_t k = 0; k < N; ++k) views[k + 1] = in[k];
   const axle_dtype od = out.dtype;
   std::array<axle_dtype, N> ids;
-  for (size_t k = 0; k < N; ++k) ids[k] = in[k]->dtype;
+  bool round_inputs = false;
+  for (size_t k = 0; k < N; ++k) {
+    ids[k] = in[k]->dtype;
+    round_inputs |= ids[k] != od;
+  }
+  round_inputs = round_inputs && std::is_same_v<T, double> && is_floating(od) && od != AXLE_DTYPE_FLOAT64;
+  auto load = [&](const char* p, size_t k) {
+    if constexpr (std::is_same_v<T, double>) {
+      const double v = load_as<double>(p, ids[k]);
+      return round_inputs && ids[k] != od ? round_to(v, od) : v;
+    } else {
+      return load_as<T>(p, ids[k]);
+    }
+  };
   for_each_element<N + 1>(out.ndim, out.sizes, views, [&](char** p) {
     if constexpr (N == 1) {
-      store_from<T>(p[0], od, f(load_as<T>(p[1], ids[0])));
+      store_from<T>(p[0], od, f(load(p[1], 0)));
     } else if constexpr (N == 2) {
-      store_from<T>(p[0], od, f(load_as<T>(p[1], ids[0]), load_as<T>(p[2], ids[1])));
+      store_from<T>(p[0], od, f(load(p[1], 0), load(p[2], 1)));
     } else {
-      store_from<T>(p[0], od, f(load_as<T>(p[1], ids[0]), load_as<T>(p[2], ids[1]), load_as<T>(p[3], ids[2])));
+      store_from<T>(p[0], od, f(load(p[1], 0), load(p[2], 1), load(p[3], 2)));
     }
   });
 }

@@ -1,0 +1,215 @@
+"""The differential suite against PyTorch 1.13: every operator's conformance
+samples (the C++ generators in conformance/src/samples/, the same ones `axle
+check` runs) called through axle's Python API and through torch, comparing
+output values, shapes and dtypes; a bad input must raise in both, with
+equivalent exception classes (torch's IndexError/ValueError/TypeError/
+NotImplementedError -> the axle class deriving from it; torch's RuntimeError ->
+any axle.AxleError).
+
+torch is called through torch.ops.aten.<name>.<overload> (axle's schemas are
+aten's), or through an entry of TORCH_EQUIVALENT where the op is not in aten 1.13
+(composition of torch ops in float64, said so there). Each deliberate deviation
+from PyTorch is listed in DEVIATIONS with its reason.
+"""
+import numpy as np
+import pytest
+
+import axle
+
+torch = pytest.importorskip("torch")
+
+SEED = 4321
+SAMPLE_OPS = axle._C._sample_ops()
+DTYPES = {i: name for i, name in enumerate(["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16",
+                                             "int32", "int64", "bool"])}
+
+# op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
+# or declares it differently.
+TORCH_EQUIVALENT = {
+    # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
+    "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
+        device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
+}
+
+# (op, substring of the sample note or "" for all) -> reason. Cases matching are not compared.
+DEVIATIONS = {}
+
+# Per op: number of cases compared and of dtypes covered (printed by conftest.py).
+SUMMARY = {}
+
+
+def tolerance(dtype_name):
+    return {"float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7), "float16": (1e-3, 1e-5),
+            "bfloat16": (1.6e-2, 1e-5)}.get(dtype_name, (0.0, 0.0))
+
+
+def to_torch(v):
+    if isinstance(v, axle.Tensor):
+        name = v.dtype.name
+        host = v.cpu()
+        if name == "bfloat16":
+            return torch.from_numpy(np.array(host.to(axle.float32))).to(torch.bfloat16)
+        return torch.from_numpy(np.array(host.contiguous()))
+    if isinstance(v, axle.dtype):
+        return getattr(torch, v.name)
+    if isinstance(v, axle.device):
+        return torch.device("cpu")
+    if isinstance(v, (list, tuple)):
+        return type(v)(to_torch(x) for x in v)
+    return v
+
+
+# torch 1.13's CPU lacks many float16 kernels ("... not implemented for 'Half'"), which
+# axle has: those cases are compared with torch computing in float32 on the same
+# (float16-representable) inputs, the result rounded to float16.
+LOW_PRECISION = {torch.float16, torch.bfloat16}
+
+
+def upcast(v):
+    if isinstance(v, torch.Tensor) and v.dtype in LOW_PRECISION:
+        return v.float()
+    if isinstance(v, torch.dtype) and v in LOW_PRECISION:
+        return torch.float32
+    if isinstance(v, (list, tuple)):
+        return type(v)(upcast(x) for x in v)
+    return v
+
+
+def downcast(result, dtype):
+    if isinstance(result, torch.Tensor):
+        return result.to(dtype) if result.dtype == torch.float32 else result
+    if isinstance(result, (list, tuple)):
+        return type(result)(downcast(r, dtype) for r in result)
+    return result
+
+
+def flatten(result):
+    if isinstance(result, (list, tuple)):
+        out = []
+        for r in result:
+            out.extend(flatten(r))
+        return out
+    return [result]
+
+
+def as_float64(t, is_axle):
+    if is_axle:
+        return np.array(t.cpu().to(axle.float64))
+    return t.detach().to(torch.float64).numpy()
+
+
+def torch_callable(op):
+    if op in TORCH_EQUIVALENT:
+        return TORCH_EQUIVALENT[op]
+    name, _, overload = op.partition(".")
+    packet = getattr(torch.ops.aten, name)
+    return getattr(packet, overload or "default")
+
+
+def axle_callable(op):
+    name = op.partition(".")[0]
+    fn = axle._nn_functional.get(name) or getattr(axle, name, None)
+    assert fn is not None, "axle has no Python function for " + op
+    return fn
+
+
+def call(fn, args, convert):
+    pos, kw = [], {}
+    for name, kwarg_only, value in args:
+        value = convert(value)
+        if kwarg_only:
+            kw[name] = value
+        else:
+            pos.append(value)
+    return fn(*pos, **kw)
+
+
+def equivalent(axle_exc, torch_exc):
+    if not isinstance(axle_exc, axle.AxleError):
+        return False
+    for builtin in (IndexError, ValueError, TypeError, NotImplementedError):
+        if isinstance(torch_exc, builtin):
+            return isinstance(axle_exc, builtin)
+    return True
+
+
+def deviation(op, note):
+    for (dop, sub), reason in DEVIATIONS.items():
+        if dop == op and sub in note:
+            return reason
+    return None
+
+
+@pytest.mark.parametrize("op,dtypes,scale,values", SAMPLE_OPS, ids=[s[0] for s in SAMPLE_OPS])
+def test_op_matches_torch(op, dtypes, scale, values):
+    fn, tfn = axle_callable(op), torch_callable(op)
+    compared, problems, via_float32 = 0, [], [0]
+    for d in dtypes:
+        dname = DTYPES[d]
+        # The same seed gives the same values: one set for axle, one (converted) for torch,
+        # so in-place ops do not see each other's writes.
+        for (args, note, error, rtol, atol), (targs, _, _, _, _) in zip(
+                axle._C._sample_inputs(op, d, "cpu", SEED), axle._C._sample_inputs(op, d, "cpu", SEED)):
+            where = "%s [%s] %s" % (op, dname, note)
+            if deviation(op, note):
+                continue
+            try:
+                want = call(tfn, targs, to_torch)
+                want_exc = None
+            except Exception as e:  # noqa: BLE001 - torch raises RuntimeError and builtins
+                want, want_exc = None, e
+                if dname in ("float16", "bfloat16") and "not implemented for" in str(e) and not error:
+                    try:
+                        want = downcast(call(tfn, targs, lambda v: upcast(to_torch(v))), getattr(torch, dname))
+                        want_exc = None
+                        via_float32[0] += 1
+                    except Exception:  # noqa: BLE001 - keep torch's original error
+                        pass
+            try:
+                got = call(fn, args, lambda v: v)
+                got_exc = None
+            except Exception as e:  # noqa: BLE001
+                got, got_exc = None, e
+            if error and want_exc is None:
+                problems.append("%s: the sample expects %s but torch succeeded" % (where, error))
+                continue
+            if want_exc is not None:
+                if got_exc is None:
+                    problems.append("%s: torch raised %s (%s), axle succeeded" % (
+                        where, type(want_exc).__name__, str(want_exc).splitlines()[0][:120]))
+                elif not equivalent(got_exc, want_exc):
+                    problems.append("%s: torch raised %s, axle raised %s: %s" % (
+                        where, type(want_exc).__name__, type(got_exc).__name__, got_exc))
+                compared += 1
+                continue
+            if got_exc is not None:
+                problems.append("%s: axle raised %s: %s" % (where, type(got_exc).__name__, got_exc))
+                continue
+            gl, wl = flatten(got), flatten(want)
+            if len(gl) != len(wl):
+                problems.append("%s: %d outputs, torch gives %d" % (where, len(gl), len(wl)))
+                continue
+            for i, (g, w) in enumerate(zip(gl, wl)):
+                if not isinstance(w, torch.Tensor):
+                    if g != w:
+                        problems.append("%s: output %d is %r, torch gives %r" % (where, i, g, w))
+                    continue
+                if tuple(g.shape) != tuple(w.shape):
+                    problems.append("%s: output %d shape %s, torch %s" % (where, i, tuple(g.shape), tuple(w.shape)))
+                    continue
+                wdt = str(w.dtype).replace("torch.", "")
+                if g.dtype.name != wdt:
+                    problems.append("%s: output %d dtype %s, torch %s" % (where, i, g.dtype.name, wdt))
+                    continue
+                if not values:
+                    continue
+                r, a = tolerance(wdt)
+                r, a = max(rtol, r * scale), max(atol, a * scale)
+                gv, wv = as_float64(g, True), as_float64(w, False)
+                if not np.allclose(gv, wv, rtol=r, atol=a, equal_nan=True):
+                    bad = ~np.isclose(gv, wv, rtol=r, atol=a, equal_nan=True)
+                    problems.append("%s: output %d: %d of %d values differ, e.g. %r vs torch %r" % (
+                        where, i, int(bad.sum()), bad.size, gv[bad].ravel()[:3].tolist(), wv[bad].ravel()[:3].tolist()))
+            compared += 1
+    SUMMARY[op] = (compared, len(dtypes), via_float32[0])
+    assert not problems, "\n".join(problems[:25]) + ("\n... %d more" % (len(problems) - 25) if len(problems) > 25 else "")
