@@ -34,7 +34,10 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
   const OpEntry* defined = nullptr;
   {
     std::unique_lock lock(ops_mutex_);
-    AXLE_CHECK(by_name_.find(name) == by_name_.end(), ValueError, "operator '", name, "' is already declared");
+    auto existing = by_name_.find(name);
+    // A bare-name alias ("randint" -> randint.low) gives way to the op of that exact name.
+    AXLE_CHECK(existing == by_name_.end() || existing->second->name != name, ValueError, "operator '", name,
+               "' is already declared");
     OpEntry& e = ops_.emplace_back();
     e.schema = std::move(schema);
     e.decl = decl;

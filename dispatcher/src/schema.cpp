@@ -9,7 +9,7 @@ namespace axle {
 
 std::string ArgType::str() const {
   static const char* kNames[] = {"Tensor", "Tensor[]", "int", "int[]", "float", "bool", "Scalar", "ScalarType",
-                                 "str", "Device", "Layout", "MemoryFormat"};
+                                 "str", "Device", "Layout", "MemoryFormat", "Generator"};
   return std::string(kNames[static_cast<int>(kind)]) + (optional ? "?" : "");
 }
 
@@ -114,7 +114,7 @@ class Parser {
         {"Tensor", ArgKind::Tensor}, {"int", ArgKind::Int},         {"SymInt", ArgKind::Int},
         {"float", ArgKind::Float},   {"bool", ArgKind::Bool},       {"Scalar", ArgKind::Scalar},
         {"ScalarType", ArgKind::ScalarType}, {"str", ArgKind::Str}, {"Device", ArgKind::Device},
-        {"Layout", ArgKind::Layout}, {"MemoryFormat", ArgKind::MemoryFormat}};
+        {"Layout", ArgKind::Layout}, {"MemoryFormat", ArgKind::MemoryFormat}, {"Generator", ArgKind::Generator}};
     ArgType t;
     bool found = false;
     for (auto& [n, k] : kTypes)

@@ -71,8 +71,14 @@ Device Value::device() const {
   bad(*this, "Device");
 }
 
+const Generator& Value::generator() const {
+  if (auto* g = std::get_if<Generator>(&v_)) return *g;
+  bad(*this, "Generator");
+}
+
 std::string Value::type_name() const {
-  static const char* kNames[] = {"None", "Tensor", "Tensor[]", "int", "int[]", "float", "bool", "str", "ScalarType", "Device"};
+  static const char* kNames[] = {"None", "Tensor", "Tensor[]", "int",    "int[]",    "float",
+                                 "bool", "str",    "ScalarType", "Device", "Generator"};
   return kNames[v_.index()];
 }
 
@@ -94,6 +100,7 @@ std::string Value::repr() const {
     case Tag::String: os << "'" << str() << "'"; break;
     case Tag::DType: os << dtype(); break;
     case Tag::Device: os << device(); break;
+    case Tag::Generator: os << "Generator(" << generator().device() << ")"; break;
   }
   return os.str();
 }

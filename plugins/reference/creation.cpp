@@ -36,3 +36,29 @@ axle_status arange(void*, const axle_kernel_call* c) {
 }
 
 }  // namespace axle::reference
+
+namespace axle::reference {
+
+// torch.linspace: the first half counts up from start, the second half down
+// from end, so both endpoints are exact.
+axle_status linspace(void*, const axle_kernel_call* c) {
+  using namespace axle::plugin;
+  const axle_tensor_view& out = c->outputs[0];
+  const int64_t steps = numel(out);
+  const size_t esize = dtype_size(out.dtype);
+  char* base = static_cast<char*>(out.data);
+  const int64_t stride = out.ndim ? out.strides[0] : 1;
+  const double start = arg_double(c, 0), end = arg_double(c, 1);
+  const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0;
+  const int64_t half = steps / 2;
+  for (int64_t k = 0; k < steps; ++k) {
+    const double v = k < half ? start + step * k : end - step * (steps - 1 - k);
+    if (is_floating(out.dtype))
+      store_from<double>(base + k * stride * esize, out.dtype, v);
+    else  // integer outputs: torch computes in the integer type's float path and truncates
+      store_from<int64_t>(base + k * stride * esize, out.dtype, static_cast<int64_t>(v));
+  }
+  return AXLE_OK;
+}
+
+}  // namespace axle::reference

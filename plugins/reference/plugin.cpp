@@ -10,6 +10,7 @@ const char* const kDeviceTypes[] = {"cpu"};
 const KernelEntry kKernels[] = {
     {"fill_.Scalar", &fill, AXLE_HERE},
     {"arange.start_step", &arange, AXLE_HERE},
+    {"linspace", &linspace, AXLE_HERE},
     {"copy_", &copy, AXLE_HERE},
     {"add.Tensor", &add, AXLE_HERE},
     {"sub.Tensor", &sub, AXLE_HERE},
@@ -39,6 +40,7 @@ axle_status register_plugin(const axle_registrar* r) {
   axle_status (*const families[])(const axle_registrar*) = {
       &register_unary_math,
       &register_binary_math,
+      &register_random,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

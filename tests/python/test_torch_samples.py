@@ -29,6 +29,13 @@ TORCH_EQUIVALENT = {
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
+    # aten's rand/randn/randint take the generator in separate overloads; torch.* in one.
+    "rand": lambda size, generator=None, dtype=None, device=None: torch.rand(size, dtype=dtype, device=device),
+    "randn": lambda size, generator=None, dtype=None, device=None: torch.randn(size, dtype=dtype, device=device),
+    "randint.low": lambda low, high, size, generator=None, dtype=None, device=None: torch.randint(
+        low, high, size, dtype=dtype or torch.int64, device=device),
+    "randint": lambda high, size, generator=None, dtype=None, device=None: torch.randint(
+        high, size, dtype=dtype or torch.int64, device=device),
 }
 
 # (op, substring of the sample note or "" for all) -> reason. Cases matching are not compared.

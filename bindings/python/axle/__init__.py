@@ -92,7 +92,7 @@ def promote_types(a, b):
 
 
 # ---------------------------------------------------------------- operators from the declarations
-_FACTORY_OPS = {"empty", "full", "zeros", "ones", "arange"}  # get torch's call forms below
+_FACTORY_OPS = {"empty", "full", "zeros", "ones", "arange", "rand", "randn"}  # get torch's call forms below
 _op_groups = {g.name: g for g in _C._op_groups() if "::" not in g.name}
 
 
@@ -156,6 +156,31 @@ def arange(*args, dtype=None, device=None, **kwargs):
     if len(args) == 1 and "end" not in kwargs:
         args = (0,) + args
     return _op_groups["arange"](*args, dtype=dtype, device=device, **kwargs)
+
+
+def rand(*size, generator=None, dtype=None, device=None, **kwargs):
+    return _op_groups["rand"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+
+
+def randn(*size, generator=None, dtype=None, device=None, **kwargs):
+    return _op_groups["randn"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+
+
+Generator = _C.Generator
+default_generator = _C.default_generator("cpu")
+
+
+def manual_seed(seed):
+    """Seeds every device type's default generator; returns the CPU one."""
+    return _C.manual_seed(seed)
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
 
 
 def tensor(data, dtype=None, device=None):

@@ -122,6 +122,10 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       if (py::isinstance<py::str>(obj)) return Value(obj.cast<std::string>());
       why = "expected a str";
       return std::nullopt;
+    case ArgKind::Generator:
+      if (py::isinstance<Generator>(obj)) return Value(obj.cast<Generator>());
+      why = "expected an axle.Generator";
+      return std::nullopt;
     case ArgKind::Layout:
     case ArgKind::MemoryFormat: return Value();
   }
@@ -141,6 +145,7 @@ py::object from_value(const Value& v) {
     case Value::Tag::String: return py::str(v.str());
     case Value::Tag::DType: return dtype_object(v.dtype());
     case Value::Tag::Device: return py::str(v.device().str());
+    case Value::Tag::Generator: return py::cast(v.generator());
   }
   return py::none();
 }

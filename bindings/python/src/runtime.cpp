@@ -10,6 +10,28 @@ namespace axle::python {
 
 void bind_runtime(py::module_& m) {
   m.def("version", &version);
+  py::class_<Generator>(m, "Generator", "A seeded random-number stream (torch.Generator): (seed, offset) of Philox.")
+      .def(py::init([](const py::object& device) {
+             return Generator(device.is_none() ? Device("cpu") : *as_device(device));
+           }),
+           py::arg("device") = py::none())
+      .def("manual_seed", [](Generator& g, int64_t s) -> Generator& { return g.manual_seed(static_cast<uint64_t>(s)); },
+           py::arg("seed"), py::return_value_policy::reference)
+      .def("seed", [](Generator& g) { return g.seed(); })
+      .def("initial_seed", &Generator::initial_seed)
+      .def("get_state", [](const Generator& g) { return py::make_tuple(g.initial_seed(), g.offset()); })
+      .def("set_state", [](Generator& g, const py::tuple& st) {
+        if (py::len(st) != 2) throw ValueError("Generator.set_state: expected (seed, offset)");
+        g.manual_seed(st[0].cast<uint64_t>());
+        g.set_offset(st[1].cast<uint64_t>());
+      })
+      .def_property_readonly("device", [](const Generator& g) { return g.device().str(); })
+      .def("__repr__", [](const Generator& g) { return "<axle.Generator on " + g.device().str() + ">"; });
+  m.def("default_generator", [](const std::string& d) { return default_generator(Device(d)); });
+  m.def("manual_seed", [](int64_t s) {
+    manual_seed(static_cast<uint64_t>(s));
+    return default_generator(Device("cpu"));
+  });
   m.def("plugins", [] {
     py::list out;
     for (const PluginInfo& p : plugins()) {

@@ -344,6 +344,19 @@ void bind_tensor(py::module_& m) {
         AXLE_CHECK(t.numel() == 1, ValueError, "Boolean value of Tensor with more than one value is ambiguous");
         return t.item().to_bool();
       })
+      .def("__float__", [](const Tensor& t) {
+        AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
+        return t.item().to_double();
+      })
+      .def("__int__", [](const Tensor& t) {
+        AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
+        return t.item().to_int();
+      })
+      .def("__index__", [](const Tensor& t) {
+        if (t.numel() != 1 || !is_integral(t.dtype(), true))
+          throw ArgumentTypeError("only integer tensors of a single element can be converted to an index");
+        return t.item().to_int();
+      })
       .def("__iadd__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "add_.Tensor"); }, py::is_operator())
       .def("__isub__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "sub_.Tensor"); }, py::is_operator())
       .def("__imul__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "mul_.Tensor"); }, py::is_operator())

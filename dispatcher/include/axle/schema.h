@@ -15,7 +15,7 @@
 
 namespace axle {
 
-enum class ArgKind { Tensor, TensorList, Int, IntList, Float, Bool, Scalar, ScalarType, Str, Device, Layout, MemoryFormat };
+enum class ArgKind { Tensor, TensorList, Int, IntList, Float, Bool, Scalar, ScalarType, Str, Device, Layout, MemoryFormat, Generator };
 
 struct AXLE_API ArgType {
   ArgKind kind = ArgKind::Tensor;

@@ -4,6 +4,7 @@
 
 #include <axle/device.h>
 #include <axle/dtype.h>
+#include <axle/generator.h>
 #include <axle/scalar.h>
 #include <axle/tensor.h>
 
@@ -15,7 +16,7 @@ namespace axle {
 
 class AXLE_API Value {
  public:
-  enum class Tag { None, Tensor, TensorList, Int, IntList, Double, Bool, String, DType, Device };
+  enum class Tag { None, Tensor, TensorList, Int, IntList, Double, Bool, String, DType, Device, Generator };
   Value() = default;
   Value(std::nullopt_t) {}                                 // NOLINT
   Value(Tensor t) : v_(std::move(t)) {}                    // NOLINT
@@ -27,6 +28,7 @@ class AXLE_API Value {
   Value(const char* s) : v_(std::string(s)) {}             // NOLINT
   Value(DType d) : v_(d) {}                                // NOLINT
   Value(Device d) : v_(d) {}                               // NOLINT
+  Value(Generator g) : v_(std::move(g)) {}                 // NOLINT
   template <typename T>
   Value(std::optional<T> o) {  // NOLINT
     if (o) *this = Value(*o);
@@ -49,11 +51,13 @@ class AXLE_API Value {
   const std::string& str() const;
   DType dtype() const;
   Device device() const;
+  const Generator& generator() const;
   std::string type_name() const;
   std::string repr() const;
 
  private:
-  std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string, DType, Device>
+  std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string, DType, Device,
+               Generator>
       v_;
 };
 

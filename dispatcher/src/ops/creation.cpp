@@ -1,4 +1,5 @@
-// Creation ops: empty, full, zeros, ones (composites over fill_), fill_, arange.
+// Creation ops: empty, full, zeros, ones and the *_like forms (composites over
+// fill_), fill_, arange, linspace, eye (a strided view of zeros filled with 1).
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -28,6 +29,36 @@ Stack constant_composite(const Stack& a, int value) {
   Tensor t = make_empty(a[0].int_list(), dtype_or(a[1], get_default_dtype()), device_or_default(a[2]).resolved());
   t.fill_(value);
   return {t};
+}
+
+// *_like: self's sizes, and its dtype and device unless given.
+Tensor empty_like_of(const Stack& a, size_t dtype_at) {
+  const Tensor& self = a[0].tensor();
+  const Device device = a[dtype_at + 1].is_none() ? self.device() : a[dtype_at + 1].device().resolved();
+  return make_empty(self.sizes(), dtype_or(a[dtype_at], self.dtype()), device);
+}
+
+// eye(n, dtype, device) and eye.m(n, m, dtype, device).
+Stack eye_composite(const Stack& a) {
+  const bool has_m = a.size() == 4;
+  const int64_t n = a[0].to_int(), m = has_m ? a[1].to_int() : n;
+  const Value& dtype = a[has_m ? 2 : 1];
+  const Value& device = a[has_m ? 3 : 2];
+  AXLE_CHECK(n >= 0, ValueError, "eye: n must be greater or equal to 0, got ", n);
+  AXLE_CHECK(m >= 0, ValueError, "eye: m must be greater or equal to 0, got ", m);
+  Tensor t = make_empty({n, m}, dtype_or(dtype, get_default_dtype()), device_or_default(device).resolved());
+  t.fill_(0);
+  if (n > 0 && m > 0) t.as_strided({std::min(n, m)}, {m + 1}).fill_(1);
+  return {t};
+}
+
+void linspace_shape(ShapeContext& c) {
+  const int64_t steps = c.args[2].to_int();
+  AXLE_CHECK(steps >= 0, ValueError, c.op, ": number of steps must be non-negative, got ", steps);
+  const Scalar start = c.args[0].scalar(), end = c.args[1].scalar();
+  AXLE_CHECK(std::isfinite(start.to_double()) && std::isfinite(end.to_double()), ValueError, c.op,
+             ": start and end must be finite, got ", start.to_double(), " and ", end.to_double());
+  c.outputs = {{{steps}, dtype_or(c.args[3], get_default_dtype())}};
 }
 
 void fill_shape(ShapeContext& c) { c.outputs = {{c.args[0].tensor().sizes(), c.args[0].tensor().dtype(), 0}}; }
@@ -71,6 +102,25 @@ std::vector<OpDecl> creation_ops() {
       {"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> "
        "Tensor",
        &arange_shape, nullptr, "Values from start to end (exclusive) by step."},
+      {"linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       &linspace_shape, nullptr, "steps values evenly spaced from start to end (inclusive)."},
+      {"eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr, &eye_composite,
+       "An n x n identity matrix."},
+      {"eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr, &eye_composite,
+       "An n x m identity matrix."},
+      {"empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
+       "Tensor",
+       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1)}; }, "Uninitialized, with self's shape."},
+      {"zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
+       "Tensor",
+       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(0)}; }, "Zeros with self's shape."},
+      {"ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
+       "Tensor",
+       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(1)}; }, "Ones with self's shape."},
+      {"full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
+       "memory_format=None) -> Tensor",
+       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 2).fill_(a[1].scalar())}; },
+       "fill_value with self's shape and dtype."},
   };
 }
 

@@ -1,0 +1,51 @@
+// Counter-based random numbers for plugin kernels: Philox4x32-10 (Salmon et al.,
+// "Parallel random numbers: as easy as 1, 2, 3", SC'11). A random op's kernel
+// receives its generator as int[2] {seed, offset}; element i of the output uses
+// counter offset + i, so every backend and every parallel split produces the
+// same numbers for the same seed. Header-only, C++ standard library only.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+namespace axle::plugin {
+
+// Four 32-bit random words for `counter` under `key` (the seed).
+inline std::array<uint32_t, 4> philox4x32(uint64_t counter, uint64_t key) {
+  uint32_t c0 = static_cast<uint32_t>(counter), c1 = static_cast<uint32_t>(counter >> 32), c2 = 0, c3 = 0;
+  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = 0xD2511F53ull * c0, p1 = 0xCD9E8D57ull * c2;
+    const uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1 ^ k0, n2 = static_cast<uint32_t>(p0 >> 32) ^ c3 ^ k1;
+    c1 = static_cast<uint32_t>(p1);
+    c3 = static_cast<uint32_t>(p0);
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return {c0, c1, c2, c3};
+}
+
+// Uniform in [0, 1) with `bits` random bits (53 for float64, 24 for float32,
+// 11 for float16, 8 for bfloat16: never rounds up to 1 in the output dtype).
+inline double uniform01(const std::array<uint32_t, 4>& r, int bits) {
+  const uint64_t word = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+  return static_cast<double>(word >> (64 - bits)) * std::ldexp(1.0, -bits);
+}
+
+// Standard normal (Box-Muller on two 32-bit words).
+inline double normal01(const std::array<uint32_t, 4>& r) {
+  const double u1 = (static_cast<double>(r[2]) + 1.0) * 0x1.0p-32;  // (0, 1]
+  const double u2 = static_cast<double>(r[3]) * 0x1.0p-32;          // [0, 1)
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+// Uniform integer in [low, low + range) (range > 0).
+inline int64_t uniform_int(const std::array<uint32_t, 4>& r, int64_t low, uint64_t range) {
+  const uint64_t word = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+  return static_cast<int64_t>(static_cast<uint64_t>(low) + word % range);
+}
+
+}  // namespace axle::plugin
