@@ -37,14 +37,18 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
 }
 
 Tensor make_empty(const IntList& sizes, DType dtype, const Device& device) {
+  return make_empty(IntList(sizes), dtype, device);
+}
+
+Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
   const int64_t n = checked_numel(sizes);
   size_t nbytes = 0;
   AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError,
              "tensor of ", n, " elements of ", dtype, " overflows the address space");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = allocate_storage(nbytes, device);
-  impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
+  impl->sizes = std::move(sizes);
   impl->dtype = dtype;
   return Tensor(std::move(impl));
 }

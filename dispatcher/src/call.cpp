@@ -304,13 +304,13 @@ Stack dispatch(const OpEntry& op, Stack& args) {
   op.decl.shape(sc);
   Stack outputs;
   outputs.reserve(sc.outputs.size());
-  for (const OutputSpec& o : sc.outputs) {
+  for (OutputSpec& o : sc.outputs) {
     if (o.alias_arg >= 0)
       outputs.push_back(args[o.alias_arg]);
     else if (o.data_dependent)
       outputs.push_back(Value(Tensor()));
     else
-      outputs.push_back(make_empty(o.sizes, o.dtype, device));
+      outputs.push_back(make_empty(std::move(o.sizes), o.dtype, device));
   }
 
   for (const Candidate& c : slot->chain) {

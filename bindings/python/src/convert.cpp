@@ -2,6 +2,7 @@
 #include "convert.h"
 
 #include "bindings.h"
+#include "tensor_handle.h"
 
 #include <axle/plugin/helpers.hpp>
 
@@ -25,8 +26,8 @@ std::optional<Scalar> as_scalar(const py::handle& o) {
     return Scalar(static_cast<int64_t>(v));
   }
   if (is_float(o)) return Scalar(o.cast<double>());
-  if (py::isinstance<Tensor>(o)) {
-    const Tensor& t = o.cast<const Tensor&>();
+  if (is_tensor(o.ptr())) {
+    const Tensor& t = tensor_ref(o.ptr());
     if (t.numel() == 1) return t.item();
   }
   return std::nullopt;
@@ -72,7 +73,7 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
   }
   switch (type.kind) {
     case ArgKind::Tensor:
-      if (py::isinstance<Tensor>(obj)) return Value(obj.cast<Tensor>());
+      if (is_tensor(obj.ptr())) return Value(tensor_ref(obj.ptr()));
       if (is_number(obj)) return Value(scalar_to_tensor(*as_scalar(obj)));
       why = "expected a Tensor";
       return std::nullopt;
@@ -80,11 +81,11 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) break;
       std::vector<Tensor> ts;
       for (const py::handle& item : obj) {
-        if (!py::isinstance<Tensor>(item)) {
+        if (!is_tensor(item.ptr())) {
           why = "expected a sequence of Tensors";
           return std::nullopt;
         }
-        ts.push_back(item.cast<Tensor>());
+        ts.push_back(tensor_ref(item.ptr()));
       }
       return Value(ts);
     }
@@ -136,7 +137,7 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
 py::object from_value(const Value& v) {
   switch (v.tag()) {
     case Value::Tag::None: return py::none();
-    case Value::Tag::Tensor: return py::cast(v.tensor());
+    case Value::Tag::Tensor: return wrap_tensor(v.tensor());
     case Value::Tag::TensorList: return py::cast(v.tensors());
     case Value::Tag::Int: return py::int_(v.to_int());
     case Value::Tag::IntList: return py::cast(v.int_list());

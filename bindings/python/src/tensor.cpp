@@ -2,6 +2,7 @@
 // buffer protocol (zero-copy numpy views of host tensors) and from_numpy.
 #include "bindings.h"
 #include "convert.h"
+#include "tensor_handle.h"
 
 #include <pybind11/stl.h>
 
@@ -21,7 +22,7 @@ Scalar to_scalar(const py::handle& o) {
 
 // A Tensor operand: a Tensor as is, a Python number as a wrapped 0-dim tensor.
 std::optional<Tensor> operand(const py::handle& o) {
-  if (py::isinstance<Tensor>(o)) return o.cast<Tensor>();
+  if (is_tensor(o.ptr())) return tensor_ref(o.ptr());
   if (PyBool_Check(o.ptr()) || PyLong_Check(o.ptr()) || PyFloat_Check(o.ptr())) return scalar_to_tensor(to_scalar(o));
   return std::nullopt;
 }
@@ -210,7 +211,7 @@ PyObject* nb_binary(PyObject* a, PyObject* b) {
   try {
     auto x = operand(a), y = operand(b);
     if (!x || !y) Py_RETURN_NOTIMPLEMENTED;
-    return py::cast(F(*x, *y)).release().ptr();
+    return wrap_tensor(F(*x, *y)).release().ptr();
   } catch (...) {
     set_python_error(std::current_exception());
     return nullptr;
@@ -221,8 +222,8 @@ template <const char* Op>
 PyObject* nb_inplace(PyObject* a, PyObject* b) {
   try {
     auto y = operand(b);
-    if (!y || !py::isinstance<Tensor>(a)) Py_RETURN_NOTIMPLEMENTED;
-    Tensor self = py::handle(a).cast<Tensor>();
+    if (!y || !is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+    Tensor self = tensor_ref(a);
     call_op(Op, {self, *y});
     Py_INCREF(a);
     return a;

@@ -132,6 +132,7 @@ AXLE_API int64_t checked_numel(const IntList& sizes);
 AXLE_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op = nullptr);
 // A tensor of `sizes`/`dtype` on `device` with uninitialized, contiguous memory.
 AXLE_API Tensor make_empty(const IntList& sizes, DType dtype, const Device& device);
+AXLE_API Tensor make_empty(IntList&& sizes, DType dtype, const Device& device);
 // PyTorch's computeStride: strides to view (sizes, strides) as `shape` without a
 // copy, or nullopt. infer_view_shape resolves one -1 (throws ShapeError).
 AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides, const IntList& shape);
