@@ -1,9 +1,9 @@
 // Reference kernels of the copying view-family ops: flip (a strided copy through
 // negative strides) and tril/triu (copy or zero by position in the last two
 // dims). Elements are moved as raw bytes, so every dtype shares one loop.
-#include "kernels.h"
-
 #include <cstring>
+
+#include "kernels.h"
 
 namespace axle::reference {
 
@@ -14,10 +14,18 @@ namespace {
 // Copies one element of `size` bytes (1, 2, 4 or 8).
 inline void copy_element(char* dst, const char* src, size_t size) {
   switch (size) {
-    case 1: *dst = *src; break;
-    case 2: std::memcpy(dst, src, 2); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    default: std::memcpy(dst, src, 8); break;
+    case 1:
+      *dst = *src;
+      break;
+    case 2:
+      std::memcpy(dst, src, 2);
+      break;
+    case 4:
+      std::memcpy(dst, src, 4);
+      break;
+    default:
+      std::memcpy(dst, src, 8);
+      break;
   }
 }
 
@@ -43,8 +51,7 @@ axle_status flip(void*, const axle_kernel_call* c) {
   src.data = data;
   src.strides = strides;
   const size_t size = static_cast<size_t>(esize);
-  for_each_element<2>(out.ndim, out.sizes, {&out, &src},
-                      [size](char** p) { copy_element(p[0], p[1], size); });
+  for_each_element<2>(out.ndim, out.sizes, {&out, &src}, [size](char** p) { copy_element(p[0], p[1], size); });
   return AXLE_OK;
 }
 
@@ -94,7 +101,8 @@ axle_status triangle(void* user_data, const axle_kernel_call* c) {
 
 axle_status register_views(const axle_registrar* r) {
   if (axle_status s = r->register_kernel(r->context, "flip", "cpu", &flip, nullptr, AXLE_HERE)) return s;
-  if (axle_status s = r->register_kernel(r->context, "tril", "cpu", &triangle, const_cast<Triangle*>(&kLower), AXLE_HERE))
+  if (axle_status s =
+          r->register_kernel(r->context, "tril", "cpu", &triangle, const_cast<Triangle*>(&kLower), AXLE_HERE))
     return s;
   return r->register_kernel(r->context, "triu", "cpu", &triangle, const_cast<Triangle*>(&kUpper), AXLE_HERE);
 }

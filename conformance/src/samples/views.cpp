@@ -86,16 +86,22 @@ std::vector<Sample> transpose_samples(SampleContext& c) {
 }
 
 std::vector<Sample> t_samples(SampleContext& c) {
-  return {ok({c.make({2, 3})}, "2-d"),         ok({c.make({3})}, "1-d"),
-          ok({c.make({})}, "0-d"),             ok({c.make({3, 4}, T)}, "transposed"),
-          ok({c.make({4, 3}, E)}, "expanded"), ok({c.make({0, 3})}, "zero-size"),
+  return {ok({c.make({2, 3})}, "2-d"),
+          ok({c.make({3})}, "1-d"),
+          ok({c.make({})}, "0-d"),
+          ok({c.make({3, 4}, T)}, "transposed"),
+          ok({c.make({4, 3}, E)}, "expanded"),
+          ok({c.make({0, 3})}, "zero-size"),
           fails({c.make({2, 3, 4})}, "3-d", "ShapeError")};
 }
 
 std::vector<Sample> squeeze_samples(SampleContext& c) {
-  return {ok({c.make({1, 3, 1, 2})}, "[1, 3, 1, 2]"), ok({c.make({})}, "0-d"),
-          ok({c.make({1})}, "[1] -> 0-d"),           ok({c.make({0, 1})}, "zero-size"),
-          ok({c.make({4, 1, 3}, E)}, "expanded"),    ok({c.make({1, 3, 1}, T)}, "transposed")};
+  return {ok({c.make({1, 3, 1, 2})}, "[1, 3, 1, 2]"),
+          ok({c.make({})}, "0-d"),
+          ok({c.make({1})}, "[1] -> 0-d"),
+          ok({c.make({0, 1})}, "zero-size"),
+          ok({c.make({4, 1, 3}, E)}, "expanded"),
+          ok({c.make({1, 3, 1}, T)}, "transposed")};
 }
 
 std::vector<Sample> squeeze_dim_samples(SampleContext& c) {
@@ -271,15 +277,15 @@ std::vector<Sample> movedim_samples(SampleContext& c) {
 // as_strided addresses the storage: contiguous inputs only, so the storage is
 // exactly the tensor on every device and in PyTorch.
 std::vector<Sample> as_strided_samples(SampleContext& c) {
-  return {ok({c.make({2, 3}), IntList{3, 2}, IntList{1, 3}, 0}, "transposing strides"),
-          ok({c.make({2, 3}), IntList{2, 2}, IntList{1, 2}, 1}, "with an offset"),
-          ok({c.make({2, 3}), IntList{2, 3}, IntList{0, 1}, Value()}, "stride 0"),
-          ok({c.make({2, 3}), IntList{}, IntList{}, 5}, "0-d at the last element"),
-          ok({c.make({2, 3}), IntList{0, 4}, IntList{1, 1}, Value()}, "zero-size"),
-          fails({c.make({2, 3}), IntList{3, 3}, IntList{3, 1}, Value()}, "beyond the storage", "ValueError"),
-          fails({c.make({2, 3}), IntList{2}, IntList{-1}, Value()}, "negative stride", "ValueError"),
-          fails({c.make({2, 3}), IntList{2, 3}, IntList{1}, Value()}, "sizes and strides differ in length",
-                "ShapeError")};
+  return {
+      ok({c.make({2, 3}), IntList{3, 2}, IntList{1, 3}, 0}, "transposing strides"),
+      ok({c.make({2, 3}), IntList{2, 2}, IntList{1, 2}, 1}, "with an offset"),
+      ok({c.make({2, 3}), IntList{2, 3}, IntList{0, 1}, Value()}, "stride 0"),
+      ok({c.make({2, 3}), IntList{}, IntList{}, 5}, "0-d at the last element"),
+      ok({c.make({2, 3}), IntList{0, 4}, IntList{1, 1}, Value()}, "zero-size"),
+      fails({c.make({2, 3}), IntList{3, 3}, IntList{3, 1}, Value()}, "beyond the storage", "ValueError"),
+      fails({c.make({2, 3}), IntList{2}, IntList{-1}, Value()}, "negative stride", "ValueError"),
+      fails({c.make({2, 3}), IntList{2, 3}, IntList{1}, Value()}, "sizes and strides differ in length", "ShapeError")};
 }
 
 std::vector<Sample> flip_samples(SampleContext& c) {

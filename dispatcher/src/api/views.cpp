@@ -30,9 +30,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) { return one(call_op(AXLE_OP("
 Tensor expand(const Tensor& self, const IntList& size, bool implicit) {
   return one(call_op(AXLE_OP("expand"), {self, size, implicit}));
 }
-Tensor expand_as(const Tensor& self, const Tensor& other) {
-  return one(call_op(AXLE_OP("expand_as"), {self, other}));
-}
+Tensor expand_as(const Tensor& self, const Tensor& other) { return one(call_op(AXLE_OP("expand_as"), {self, other})); }
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   return one(call_op(AXLE_OP("narrow"), {self, dim, start, length}));
 }
@@ -54,7 +52,9 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, const IntList& split_si
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   return list(call_op(AXLE_OP("chunk"), {self, chunks, dim}));
 }
-std::vector<Tensor> unbind(const Tensor& self, int64_t dim) { return list(call_op(AXLE_OP("unbind.int"), {self, dim})); }
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  return list(call_op(AXLE_OP("unbind.int"), {self, dim}));
+}
 Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
   return one(call_op(AXLE_OP("movedim.int"), {self, source, destination}));
 }
@@ -72,8 +72,6 @@ Tensor repeat(const Tensor& self, const IntList& repeats) { return one(call_op(A
 Tensor tril(const Tensor& self, int64_t diagonal) { return one(call_op(AXLE_OP("tril"), {self, diagonal})); }
 Tensor triu(const Tensor& self, int64_t diagonal) { return one(call_op(AXLE_OP("triu"), {self, diagonal})); }
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) { return one(call_op(AXLE_OP("cat"), {tensors, dim})); }
-Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
-  return one(call_op(AXLE_OP("stack"), {tensors, dim}));
-}
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) { return one(call_op(AXLE_OP("stack"), {tensors, dim})); }
 
 }  // namespace axle

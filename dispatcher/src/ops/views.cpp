@@ -4,12 +4,12 @@
 // unbind, movedim, flatten and unflatten are composites of those views. flip,
 // tril and triu have kernels (copies); roll, repeat, cat and stack are
 // device-agnostic composites: one empty output filled by copy_ into its slices.
-#include "shape_util.h"
-
 #include <axle/ops.h>
 
 #include <algorithm>
 #include <numeric>
+
+#include "shape_util.h"
 
 namespace axle::shape {
 namespace {
@@ -55,7 +55,9 @@ Tensor narrow_view(const Tensor& t, int64_t dim, int64_t start, int64_t length) 
   return t.slice(dim, start, start + length, 1);
 }
 
-Stack narrow_composite(const Stack& a) { return {narrow_view(self_of(a), a[1].to_int(), a[2].to_int(), a[3].to_int())}; }
+Stack narrow_composite(const Stack& a) {
+  return {narrow_view(self_of(a), a[1].to_int(), a[2].to_int(), a[3].to_int())};
+}
 
 Stack flatten_composite(const Stack& a) {
   const Tensor& t = self_of(a);
@@ -95,8 +97,8 @@ Stack unflatten_composite(const Stack& a) {
                           dim, " (", len, ") in the input tensor");
   };
   if (infer) {
-    AXLE_CHECK(known != 0, ShapeError, "unflatten: cannot reshape tensor of ", len, " elements into shape ",
-               str(sizes), " because the unspecified dimension size -1 can be any value and is ambiguous");
+    AXLE_CHECK(known != 0, ShapeError, "unflatten: cannot reshape tensor of ", len, " elements into shape ", str(sizes),
+               " because the unspecified dimension size -1 can be any value and is ambiguous");
     AXLE_CHECK(len % known == 0, ShapeError, mismatch());
     sizes[*infer] = len / known;
   } else {
@@ -114,8 +116,10 @@ std::vector<Tensor> split_sizes_views(const Tensor& t, const IntList& sizes, int
   const int64_t len = t.sizes()[dim];
   int64_t total = 0;
   for (int64_t s : sizes) {
-    AXLE_CHECK(s >= 0, ValueError, op, ": split_with_sizes expects split_sizes have only non-negative entries, but got "
-               "split_sizes=", str(sizes));
+    AXLE_CHECK(s >= 0, ValueError, op,
+               ": split_with_sizes expects split_sizes have only non-negative entries, but got "
+               "split_sizes=",
+               str(sizes));
     total += s;
   }
   AXLE_CHECK(total == len, ShapeError, op, ": split_with_sizes expects split_sizes to sum exactly to ", len,
@@ -131,8 +135,8 @@ std::vector<Tensor> split_sizes_views(const Tensor& t, const IntList& sizes, int
 
 std::vector<Tensor> split_views(const Tensor& t, int64_t split_size, int64_t dim) {
   AXLE_CHECK(t.dim() > 0, ShapeError, "split.Tensor: split expects at least a 1-dimensional tensor");
-  AXLE_CHECK(split_size >= 0, ValueError, "split.Tensor: split expects split_size be non-negative, but got split_size=",
-             split_size);
+  AXLE_CHECK(split_size >= 0, ValueError,
+             "split.Tensor: split expects split_size be non-negative, but got split_size=", split_size);
   dim = wrap_dim(dim, t.dim(), "split.Tensor");
   const int64_t len = t.sizes()[dim];
   AXLE_CHECK(split_size > 0 || len == 0, ValueError,
@@ -252,8 +256,8 @@ Stack roll_composite(const Stack& a) {
   const IntList& dims = a[2].int_list();
   AXLE_CHECK(!shifts.empty(), ValueError, "roll: `shifts` required");
   const bool flat = dims.empty() && shifts.size() == 1;
-  AXLE_CHECK(flat || shifts.size() == dims.size(), ValueError, "roll: shifts and dimensions must align. shifts: ",
-             shifts.size(), ", dims:", dims.size());
+  AXLE_CHECK(flat || shifts.size() == dims.size(), ValueError,
+             "roll: shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
   Tensor out = make_empty(t.sizes(), t.dtype(), t.device());
   if (flat) {
     if (t.numel() > 0) {
@@ -287,8 +291,10 @@ Stack repeat_composite(const Stack& a) {
   const Tensor& t = self_of(a);
   const IntList& repeats = a[1].int_list();
   const int64_t n = t.dim(), m = static_cast<int64_t>(repeats.size());
-  AXLE_CHECK(m >= n, ShapeError, "repeat: Number of dimensions of repeat dims can not be smaller than number of "
-             "dimensions of tensor (", m, " repeats for a ", n, "-d tensor)");
+  AXLE_CHECK(m >= n, ShapeError,
+             "repeat: Number of dimensions of repeat dims can not be smaller than number of "
+             "dimensions of tensor (",
+             m, " repeats for a ", n, "-d tensor)");
   IntList target(m), inner_sizes, inner_strides;
   for (int64_t i = 0; i < m; ++i) {
     const int64_t src = i - (m - n);
@@ -352,8 +358,9 @@ Stack stack_composite(const Stack& a) {
   const int64_t dim = wrap_dim(a[1].to_int(), ts[0].dim() + 1, "stack");
   std::vector<Tensor> parts;
   for (size_t i = 0; i < ts.size(); ++i) {
-    AXLE_CHECK(ts[i].sizes() == ts[0].sizes(), ShapeError, "stack: stack expects each tensor to be equal size, but got ",
-               str(ts[0].sizes()), " at entry 0 and ", str(ts[i].sizes()), " at entry ", i);
+    AXLE_CHECK(ts[i].sizes() == ts[0].sizes(), ShapeError,
+               "stack: stack expects each tensor to be equal size, but got ", str(ts[0].sizes()), " at entry 0 and ",
+               str(ts[i].sizes()), " at entry ", i);
     parts.push_back(ts[i].unsqueeze(dim));
   }
   return call_op("cat", {parts, dim});
@@ -365,8 +372,8 @@ std::vector<OpDecl> views_ops() {
   return {
       {"view(Tensor(a) self, SymInt[] size) -> Tensor(a)", nullptr, &view_composite,
        "A view with a new shape (one -1 inferred); ShapeError when the strides do not allow it."},
-      {"flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", nullptr,
-       &flatten_composite, "Merges dims start_dim..end_dim (a view when the strides allow, else a copy)."},
+      {"flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", nullptr, &flatten_composite,
+       "Merges dims start_dim..end_dim (a view when the strides allow, else a copy)."},
       {"unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)", nullptr, &unflatten_composite,
        "Splits dim into sizes (one -1 inferred); a view."},
       {"permute(Tensor(a) self, int[] dims) -> Tensor(a)", nullptr, &permute_composite, "Reorders the dims (a view)."},
@@ -390,8 +397,8 @@ std::vector<OpDecl> views_ops() {
        "The slice at index along dim, dim removed (a view)."},
       {"split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]", nullptr, &split_composite,
        "Views of split_size elements along dim (the last may be shorter)."},
-      {"split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]", nullptr,
-       &split_sizes_composite, "Views of the given sizes along dim (as split_with_sizes)."},
+      {"split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]", nullptr, &split_sizes_composite,
+       "Views of the given sizes along dim (as split_with_sizes)."},
       {"split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]", nullptr,
        &split_with_sizes_composite, "Views of the given sizes along dim; the sizes sum to the dim's size."},
       {"chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", nullptr, &chunk_composite,
@@ -402,8 +409,8 @@ std::vector<OpDecl> views_ops() {
        &movedim_list_composite, "Moves dims source to positions destination, the rest keep their order (a view)."},
       {"movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)", nullptr, &movedim_composite,
        "Moves one dim (a view)."},
-      {"as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
-       nullptr, &as_strided_composite, "A view with explicit sizes, strides and offset, within the storage."},
+      {"as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", nullptr,
+       &as_strided_composite, "A view with explicit sizes, strides and offset, within the storage."},
       {"flip(Tensor self, int[] dims) -> Tensor", &flip_shape, nullptr, "A copy reversed along dims."},
       {"roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", nullptr, &roll_composite,
        "A copy rolled by shifts along dims (the flattened tensor when dims is empty)."},
