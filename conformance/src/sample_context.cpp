@@ -215,6 +215,7 @@ const std::vector<OpSamples>& all_samples() {
         &linalg_samples,
         &indexing_samples,
         &random_samples,
+        &views_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -41,6 +41,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_unary_math,
       &register_binary_math,
       &register_random,
+      &register_views,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

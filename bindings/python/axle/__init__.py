@@ -104,8 +104,20 @@ def _make_function(group):
     return _C._builtin(group, "\n".join(lines))
 
 
-def _make_method(fn):
+def _takes_varargs_ints(group):
+    """True when an overload's only positional argument after self is an int[]: the method
+    then also takes torch's varargs form, t.repeat(2, 3) for t.repeat((2, 3))."""
+    for args, _ in group.signatures():
+        positional = [a for a in args[1:] if not a[2]]
+        if len(positional) == 1 and positional[0][1].startswith("int["):
+            return True
+    return False
+
+
+def _make_method(fn, varargs_ints=False):
     def method(self, *args, **kwargs):
+        if varargs_ints and len(args) > 1 and all(type(a) is _builtin_int for a in args):
+            args = (args,)
         return fn(self, *args, **kwargs)
 
     method.__name__ = method.__qualname__ = fn.__name__
@@ -124,7 +136,7 @@ for _name, _group in _op_groups.items():
         continue
     globals()[_name] = _fn
     if _group.has_self and not hasattr(Tensor, _name):
-        setattr(Tensor, _name, _make_method(_fn))
+        setattr(Tensor, _name, _make_method(_fn, _takes_varargs_ints(_group)))
 del _name, _group, _fn
 
 

@@ -74,6 +74,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::linalg_ops,
         &shape::indexing_ops,
         &shape::random_ops,
+        &shape::views_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -25,5 +25,6 @@ std::vector<OpDecl> reduction_ops();
 std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> indexing_ops();
 std::vector<OpDecl> random_ops();
+std::vector<OpDecl> views_ops();
 
 }  // namespace axle::shape
