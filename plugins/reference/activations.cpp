@@ -210,24 +210,29 @@ axle_status round(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
-// As torch: nearbyint(x * 10^d) / 10^d (d < 0: nearbyint(x / 10^-d) * 10^-d), in
-// float for float32 and bfloat16, double for float64.
-template <typename T>
-void round_decimals_in(const axle_tensor_view& out, const axle_tensor_view& x, int64_t decimals) {
-  const bool neg = decimals < 0;
-  const T ten = static_cast<T>(std::pow(10.0, static_cast<double>(neg ? -decimals : decimals)));
-  map_elements<double, 1>(out, {&x}, [&](double v) {
-    const T a = static_cast<T>(v);
-    return static_cast<double>(neg ? std::nearbyint(a / ten) * ten : std::nearbyint(a * ten) / ten);
-  });
+// Rounds an intermediate to the precision torch computes it in (the dtype itself
+// for 16-bit floats, float for float32).
+double as_dtype(double v, axle_dtype d) {
+  switch (d) {
+    case AXLE_DTYPE_FLOAT32: return static_cast<float>(v);
+    case AXLE_DTYPE_FLOAT16: return fp16_to_float(float_to_fp16(static_cast<float>(v)));
+    case AXLE_DTYPE_BFLOAT16: return bf16_to_float(float_to_bf16(static_cast<float>(v)));
+    default: return v;
+  }
 }
 
+// As torch: nearbyint(x * 10^d) / 10^d (d < 0: nearbyint(x / 10^-d) * 10^-d), each
+// step rounded to the dtype (float for float32).
 axle_status round_decimals(void*, const axle_kernel_call* c) {
   const axle_tensor_view& out = c->outputs[0];
-  if (out.dtype == AXLE_DTYPE_FLOAT64)
-    round_decimals_in<double>(out, arg_tensor(c, 0), arg_int(c, 1));
-  else
-    round_decimals_in<float>(out, arg_tensor(c, 0), arg_int(c, 1));
+  const int64_t decimals = arg_int(c, 1);
+  const bool neg = decimals < 0;
+  const axle_dtype d = out.dtype;
+  const double p = std::pow(10.0, static_cast<double>(neg ? -decimals : decimals));
+  const double t = d == AXLE_DTYPE_FLOAT64 ? p : as_dtype(p, AXLE_DTYPE_FLOAT32);
+  map_elements<double, 1>(out, {&arg_tensor(c, 0)}, [&](double v) {
+    return neg ? std::nearbyint(as_dtype(v / t, d)) * t : std::nearbyint(as_dtype(v * t, d)) / t;
+  });
   return AXLE_OK;
 }
 
@@ -258,17 +263,6 @@ axle_status bitwise_not(void*, const axle_kernel_call* c) {
 }
 
 // ---------------------------------------------------------------- div, pow
-// Rounds an intermediate to the precision torch computes it in (the dtype itself
-// for 16-bit floats, float for float32).
-double as_dtype(double v, axle_dtype d) {
-  switch (d) {
-    case AXLE_DTYPE_FLOAT32: return static_cast<float>(v);
-    case AXLE_DTYPE_FLOAT16: return fp16_to_float(float_to_fp16(static_cast<float>(v)));
-    case AXLE_DTYPE_BFLOAT16: return bf16_to_float(float_to_bf16(static_cast<float>(v)));
-    default: return v;
-  }
-}
-
 bool any_zero(const axle_tensor_view& v) {
   bool zero = false;
   for_each_element<1>(v.ndim, v.sizes, {&v}, [&](char** p) { zero |= load_as<int64_t>(p[0], v.dtype) == 0; });

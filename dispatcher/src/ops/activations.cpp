@@ -134,7 +134,9 @@ void prelu_shape(ShapeContext& c) {
   }
   AXLE_CHECK(w.dim() <= 1, ShapeError, c.op, ": prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = ",
              w.dim());
-  AXLE_CHECK(w.dtype() == self.dtype(), DTypeError, c.op, ": Found dtype ", torch_name(w.dtype()), " but expected ",
+  // torch's bfloat16 kernel also takes float32 / float64 slopes.
+  const bool bf16_ok = self.dtype() == kBFloat16 && (w.dtype() == kFloat32 || w.dtype() == kFloat64);
+  AXLE_CHECK(w.dtype() == self.dtype() || bf16_ok, DTypeError, c.op, ": Found dtype ", torch_name(w.dtype()), " but expected ",
              torch_name(self.dtype()));
   same_as_self(c);
 }
@@ -166,7 +168,8 @@ void clamp_shape(ShapeContext& c) {
   AXLE_CHECK(!lo.is_none() || !hi.is_none(), ValueError, c.op,
              ": torch.clamp: At least one of 'min' or 'max' must not be None");
   const DType d = promote_scalar(promote_scalar(t.dtype(), lo), hi);
-  if (d == kFloat16) not_implemented(c, hi.is_none() ? "clamp_min_cpu" : lo.is_none() ? "clamp_max_scalar_cpu" : "clamp_scalar_cpu", d);
+  if (d == kFloat16 || d == kBool)
+    not_implemented(c, hi.is_none() ? "clamp_min_cpu" : lo.is_none() ? "clamp_max_scalar_cpu" : "clamp_scalar_cpu", d);
   check_fits(c, d, lo);
   check_fits(c, d, hi);
   c.outputs = {{t.sizes(), d}};
@@ -183,7 +186,9 @@ void clamp_tensor_shape(ShapeContext& c) {
   IntList sizes = t.sizes();
   if (lt) sizes = broadcast(sizes, lt->sizes());
   if (ht) sizes = broadcast(sizes, ht->sizes());
-  c.outputs = {{sizes, result_type({&t, lt, ht})}};
+  const DType d = result_type({&t, lt, ht});
+  if (lt && ht && (d == kFloat16 || d == kBool)) not_implemented(c, "clamp_cpu", d);  // one bound: any dtype
+  c.outputs = {{sizes, d}};
 }
 
 // ---------------------------------------------------------------- unary extras
