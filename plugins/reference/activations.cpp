@@ -2,13 +2,13 @@
 // float activations (parameters read from the boxed scalar arguments), clamp-like
 // kernels with integer forms, prelu, glu, nan_to_num, round, the bool-valued tests,
 // div with rounding_mode and pow with a scalar. Integer division by zero is an error.
-#include "kernels.h"
-
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include "kernels.h"
 
 namespace axle::reference {
 
@@ -40,7 +40,8 @@ const FloatAct kFloatActs[] = {
     {"mish", 0, [](double x, const double*) { return x * std::tanh(std::log1p(std::exp(x))); }},
     {"hardsigmoid", 0, [](double x, const double*) { return hardsigmoid(x); }},
     {"hardswish", 0, [](double x, const double*) { return x * hardsigmoid(x); }},
-    {"softplus", 2, [](double x, const double* p) { return x * p[0] > p[1] ? x : std::log1p(std::exp(x * p[0])) / p[0]; }},
+    {"softplus", 2,
+     [](double x, const double* p) { return x * p[0] > p[1] ? x : std::log1p(std::exp(x * p[0])) / p[0]; }},
 };
 
 axle_status float_act(void* user_data, const axle_kernel_call* c) {
@@ -55,7 +56,8 @@ axle_status gelu(void*, const axle_kernel_call* c) {
   const bool tanh_form = std::strcmp(c->args[1].u.str, "tanh") == 0;
   const double k = std::sqrt(2 / M_PI);
   map_elements<double, 1>(c->outputs[0], {&arg_tensor(c, 0)}, [&](double x) {
-    return tanh_form ? 0.5 * x * (1 + std::tanh(k * (x + 0.044715 * x * x * x))) : 0.5 * x * (1 + std::erf(x * M_SQRT1_2));
+    return tanh_form ? 0.5 * x * (1 + std::tanh(k * (x + 0.044715 * x * x * x)))
+                     : 0.5 * x * (1 + std::erf(x * M_SQRT1_2));
   });
   return AXLE_OK;
 }
@@ -70,7 +72,8 @@ int64_t as_int_dtype(int64_t v, axle_dtype d) {
 
 // out = min(max(x, lo), hi) with absent bounds skipped; NaN x stays NaN and NaN
 // bounds are ignored (torch's scalar clamp). Integers compare in int64.
-axle_status clamp_scalars(const axle_kernel_call* c, int lo_arg, int hi_arg, double lo_default = 0, double hi_default = 0) {
+axle_status clamp_scalars(const axle_kernel_call* c, int lo_arg, int hi_arg, double lo_default = 0,
+                          double hi_default = 0) {
   const axle_tensor_view& out = c->outputs[0];
   const bool has_lo = lo_arg < 0 || !arg_is_none(c, lo_arg), has_hi = hi_arg < 0 || !arg_is_none(c, hi_arg);
   const double lo = lo_arg < 0 ? lo_default : has_lo ? arg_double(c, lo_arg) : 0;
@@ -82,8 +85,14 @@ axle_status clamp_scalars(const axle_kernel_call* c, int lo_arg, int hi_arg, dou
       return x;
     });
   } else {
-    const int64_t ilo = as_int_dtype(lo_arg < 0 ? static_cast<int64_t>(lo) : has_lo ? arg_int(c, lo_arg) : 0, out.dtype);
-    const int64_t ihi = as_int_dtype(hi_arg < 0 ? static_cast<int64_t>(hi) : has_hi ? arg_int(c, hi_arg) : 0, out.dtype);
+    const int64_t ilo = as_int_dtype(lo_arg < 0 ? static_cast<int64_t>(lo)
+                                     : has_lo   ? arg_int(c, lo_arg)
+                                                : 0,
+                                     out.dtype);
+    const int64_t ihi = as_int_dtype(hi_arg < 0 ? static_cast<int64_t>(hi)
+                                     : has_hi   ? arg_int(c, hi_arg)
+                                                : 0,
+                                     out.dtype);
     map_elements<int64_t, 1>(out, {&arg_tensor(c, 0)}, [&](int64_t x) {
       if (has_lo && x < ilo) x = ilo;
       if (has_hi && x > ihi) x = ihi;
@@ -120,7 +129,8 @@ axle_status clamp_tensor(void*, const axle_kernel_call* c) {
       map_elements<double, 2>(out, {x, hi}, [&](double v, double h) { return f(v, 0, h, false, true); });
   } else {
     if (has_lo && has_hi)
-      map_elements<int64_t, 3>(out, {x, lo, hi}, [](int64_t v, int64_t l, int64_t h) { return std::min(std::max(v, l), h); });
+      map_elements<int64_t, 3>(out, {x, lo, hi},
+                               [](int64_t v, int64_t l, int64_t h) { return std::min(std::max(v, l), h); });
     else if (has_lo)
       map_elements<int64_t, 2>(out, {x, lo}, [](int64_t v, int64_t l) { return std::max(v, l); });
     else
@@ -180,10 +190,14 @@ axle_status glu(void*, const axle_kernel_call* c) {
 // ---------------------------------------------------------------- unary extras
 double largest(axle_dtype d) {
   switch (d) {
-    case AXLE_DTYPE_FLOAT32: return std::numeric_limits<float>::max();
-    case AXLE_DTYPE_FLOAT16: return 65504.0;
-    case AXLE_DTYPE_BFLOAT16: return 3.3895313892515355e38;
-    default: return std::numeric_limits<double>::max();
+    case AXLE_DTYPE_FLOAT32:
+      return std::numeric_limits<float>::max();
+    case AXLE_DTYPE_FLOAT16:
+      return 65504.0;
+    case AXLE_DTYPE_BFLOAT16:
+      return 3.3895313892515355e38;
+    default:
+      return std::numeric_limits<double>::max();
   }
 }
 
@@ -197,7 +211,9 @@ axle_status nan_to_num(void*, const axle_kernel_call* c) {
   const double nan = arg_is_none(c, 1) ? 0 : arg_double(c, 1);
   const double pos = arg_is_none(c, 2) ? largest(out.dtype) : arg_double(c, 2);
   const double neg = arg_is_none(c, 3) ? -largest(out.dtype) : arg_double(c, 3);
-  map_elements<double, 1>(out, {x}, [&](double v) { return v != v ? nan : v == INFINITY ? pos : v == -INFINITY ? neg : v; });
+  map_elements<double, 1>(out, {x}, [&](double v) {
+    return v != v ? nan : v == INFINITY ? pos : v == -INFINITY ? neg : v;
+  });
   return AXLE_OK;
 }
 
@@ -214,10 +230,14 @@ axle_status round(void*, const axle_kernel_call* c) {
 // for 16-bit floats, float for float32).
 double as_dtype(double v, axle_dtype d) {
   switch (d) {
-    case AXLE_DTYPE_FLOAT32: return static_cast<float>(v);
-    case AXLE_DTYPE_FLOAT16: return fp16_to_float(float_to_fp16(static_cast<float>(v)));
-    case AXLE_DTYPE_BFLOAT16: return bf16_to_float(float_to_bf16(static_cast<float>(v)));
-    default: return v;
+    case AXLE_DTYPE_FLOAT32:
+      return static_cast<float>(v);
+    case AXLE_DTYPE_FLOAT16:
+      return fp16_to_float(float_to_fp16(static_cast<float>(v)));
+    case AXLE_DTYPE_BFLOAT16:
+      return bf16_to_float(float_to_bf16(static_cast<float>(v)));
+    default:
+      return v;
   }
 }
 

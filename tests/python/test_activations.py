@@ -120,6 +120,10 @@ def test_activation_errors():
     assert check(AF.hardtanh, TF.hardtanh, [u], [tu]) is not None
     i, ti = make("int8")
     assert check(lambda a: AF.threshold(a, 300, 1), lambda a: TF.threshold(a, 300, 1), [i], [ti]) is not None
+    # uint8: a negative double threshold overflows; hardtanh's double limits promote instead
+    assert check(lambda a: AF.threshold(a, -0.5, 3), lambda a: TF.threshold(a, -0.5, 3), [u], [tu]) is not None
+    assert check(lambda a: AF.hardtanh(a, -0.5, 2.5), lambda a: TF.hardtanh(a, -0.5, 2.5), [u], [tu]) is None
+    assert check(lambda a: AF.threshold(a, 2.5, -2), lambda a: TF.threshold(a, 2.5, -2), [i], [ti]) is None
 
 
 CLAMP_ARGS = [(0, 1), (-1.5, 2.5), (None, 2), (1, None), (3, 1), (-2, 3)]

@@ -1,8 +1,8 @@
 // Samples for the activations family (dispatcher/src/ops/activations.cpp): each op
 // runs over every dtype; dtypes torch 1.13's CPU kernels lack must raise DTypeError.
-#include "samples.h"
-
 #include <cmath>
+
+#include "samples.h"
 
 namespace axle::conformance {
 namespace {
@@ -38,7 +38,9 @@ void more(std::vector<Sample>& out, SampleContext& c, const Stack& extra, const 
 // NaN, infinities, halves and signed zeros (floating dtypes only).
 Tensor special(SampleContext& c) {
   static const double v[] = {NAN, INFINITY, -INFINITY, 0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, 1.25, 3.0};
-  return from_blob(const_cast<double*>(v), {3, 4}, TensorOptions().dtype(kFloat64)).to(c.dtype(), false, true).to(c.device());
+  return from_blob(const_cast<double*>(v), {3, 4}, TensorOptions().dtype(kFloat64))
+      .to(c.dtype(), false, true)
+      .to(c.device());
 }
 
 // ---------------------------------------------------------------- activations
@@ -89,6 +91,7 @@ std::vector<Sample> hardtanh_samples(SampleContext& c) {
   std::vector<Sample> out;
   if (d == kUInt8) {
     out = variety(c, {0, 2}, InPlace);
+    more(out, c, {-0.5, 2.5}, "double limits (truncated)");
     out.push_back(fails({c.make({3})}, "default limits (negative) on uint8", "ValueError"));
   } else {
     out = variety(c, {}, InPlace);
@@ -121,7 +124,10 @@ template <bool InPlace>
 std::vector<Sample> threshold_samples(SampleContext& c) {
   if (!no_half_bool(c.dtype())) return rejected(c, {1, 2});
   std::vector<Sample> out = variety(c, {1.5, 7}, InPlace);
-  more(out, c, {-0.5, 3}, "threshold -0.5, value 3");
+  if (c.dtype() == kUInt8)
+    out.push_back(fails({c.make({3}), -0.5, 3}, "negative double threshold for uint8", "ValueError"));
+  else
+    more(out, c, {-0.5, 3}, "threshold -0.5, value 3");
   if (c.dtype() == kInt8) out.push_back(fails({c.make({3}), 300, 2}, "threshold out of int8's range", "ValueError"));
   return out;
 }
@@ -133,7 +139,8 @@ std::vector<Sample> prelu_samples(SampleContext& c) {
   out.push_back(ok({c.make({2, 3}), c.make({1})}, "one slope [1]"));
   out.push_back(ok({c.make({5}), c.make({})}, "1-d input, 0-d weight"));
   out.push_back(ok({c.make({}), c.make({1})}, "0-d input"));
-  out.push_back(ok({c.make({4, 3, 5}, Layout::Transposed), c.make({3}, Layout::Stepped)}, "transposed input, stepped weight"));
+  out.push_back(
+      ok({c.make({4, 3, 5}, Layout::Transposed), c.make({3}, Layout::Stepped)}, "transposed input, stepped weight"));
   out.push_back(ok({c.make({2, 3, 2, 2}, Layout::ChannelsLast), c.make({3}, Layout::Offset)}, "channels-last input"));
   out.push_back(ok({c.make({2, 0, 4}), c.make({0})}, "zero channels"));
   out.push_back(fails({c.make({2, 3}), c.make({2})}, "weight numel != channels", "ShapeError"));
@@ -175,7 +182,8 @@ std::vector<Sample> clamp_tensor_samples(SampleContext& c) {
   both({c.make({3, 4}), c.make({4}, C, {}, -5, 0), c.make({3, 1}, C, {}, 0, 5)}, "broadcast bounds");
   both({c.make({4, 3}, Layout::Offset), c.make({3}, C, {}, 0, 5), c.make({3}, C, {}, -5, 0)}, "min > max");
   out.push_back(ok({c.make({3, 4}), c.make({}, C, {}, -1, 1), Value()}, "0-d min only"));
-  out.push_back(ok({c.make({3, 4}, Layout::Transposed), Value(), c.make({3, 4}, Layout::Stepped)}, "max only, strided"));
+  out.push_back(
+      ok({c.make({3, 4}, Layout::Transposed), Value(), c.make({3, 4}, Layout::Stepped)}, "max only, strided"));
   out.push_back(ok({c.make({0, 3}), c.make({3}), Value()}, "zero-size"));
   if (!InPlace) {
     out.push_back(ok({c.make({3}), c.make({2, 3}, C, kInt32), Value()}, "int32 min broadcasts self"));
@@ -193,17 +201,22 @@ std::vector<Sample> clamp_samples(SampleContext& c) {
   if (d == kFloat16) return rejected(c, {0, 1});
   std::vector<Sample> out;
   if (d == kBool) {  // bool results have no kernel; int bounds give int64
-    if (!InPlace) out = variety(c, {0, 1}, false);
-    else out.push_back(fails({c.make({3}), 0, Value()}, "int64 result into bool self", "DTypeError"));
+    if (!InPlace)
+      out = variety(c, {0, 1}, false);
+    else
+      out.push_back(fails({c.make({3}), 0, Value()}, "int64 result into bool self", "DTypeError"));
     out.push_back(fails({c.make({3}), false, true}, "bool bounds", "DTypeError"));
   } else {
     out = variety(c, {-2, 3}, InPlace);
     more(out, c, {Value(), 2}, "max only");
     more(out, c, {1, Value()}, "min only");
     more(out, c, {3, 1}, "min > max");
-    if (is_floating_point(d)) more(out, c, {-1.5, 2.5}, "float bounds");
-    else if (!InPlace) more(out, c, {-1.5, 2.5}, "float bounds (float result)");
-    else out.push_back(fails({c.make({3}), -1.5, 2.5}, "float result into integer self", "DTypeError"));
+    if (is_floating_point(d))
+      more(out, c, {-1.5, 2.5}, "float bounds");
+    else if (!InPlace)
+      more(out, c, {-1.5, 2.5}, "float bounds (float result)");
+    else
+      out.push_back(fails({c.make({3}), -1.5, 2.5}, "float result into integer self", "DTypeError"));
   }
   out.push_back(fails({c.make({3}), Value(), Value()}, "neither min nor max", "ValueError"));
   if (d == kInt8) out.push_back(fails({c.make({3}), 300, Value()}, "min out of int8's range", "ValueError"));
@@ -269,9 +282,11 @@ std::vector<Sample> div_mode_samples(SampleContext& c) {
       out.push_back(std::move(s));
     }
     if (c.dtype() != kUInt8)
-      out.push_back(ok({c.make({3, 4}, C, {}, -9, 9), c.make({3, 4}, C, {}, -6, -1), mode}, std::string("negative divisors, ") + mode));
+      out.push_back(ok({c.make({3, 4}, C, {}, -9, 9), c.make({3, 4}, C, {}, -6, -1), mode},
+                       std::string("negative divisors, ") + mode));
     if (integral)
-      out.push_back(fails({c.make({3}), c.make({3}, C, {}, 0, 0.5), mode}, std::string("division by zero, ") + mode, "ValueError"));
+      out.push_back(fails({c.make({3}), c.make({3}, C, {}, 0, 0.5), mode}, std::string("division by zero, ") + mode,
+                          "ValueError"));
   }
   for (Sample& s : binary_samples(c, {Value()}, 1, 6)) {
     s.note += ", rounding_mode None";
@@ -286,13 +301,16 @@ std::vector<Sample> div_mode_inplace(SampleContext& c) {
   const bool integral = !is_floating_point(c.dtype());
   for (const char* mode : {"trunc", "floor"}) {
     out.push_back(ok({c.make({3, 4}), c.make({3, 4}, C, {}, 1, 6), mode}, std::string("same shape, ") + mode));
-    out.push_back(ok({c.make({3, 4}, Layout::Transposed), c.make({4}, C, {}, 1, 6), mode}, std::string("broadcast, ") + mode));
+    out.push_back(
+        ok({c.make({3, 4}, Layout::Transposed), c.make({4}, C, {}, 1, 6), mode}, std::string("broadcast, ") + mode));
   }
   if (integral)
-    out.push_back(fails({c.make({3}), c.make({3}, C, {}, 1, 6), Value()}, "true division into integer self", "DTypeError"));
+    out.push_back(
+        fails({c.make({3}), c.make({3}, C, {}, 1, 6), Value()}, "true division into integer self", "DTypeError"));
   else
     out.push_back(ok({c.make({3, 4}), c.make({3, 4}, C, {}, 1, 6), Value()}, "true division"));
-  out.push_back(fails({c.make({4}), c.make({3, 4}, C, {}, 1, 6), "floor"}, "other broadcasts beyond self", "ShapeError"));
+  out.push_back(
+      fails({c.make({4}), c.make({3, 4}, C, {}, 1, 6), "floor"}, "other broadcasts beyond self", "ShapeError"));
   return out;
 }
 
@@ -303,8 +321,10 @@ std::vector<Sample> pow_tensor_scalar_samples(SampleContext& c) {
   more(out, c, {0.5}, "exponent 0.5");
   more(out, c, {-1.5}, "exponent -1.5");
   more(out, c, {0}, "exponent 0");
-  if (is_floating_point(d)) more(out, c, {-2}, "exponent -2");
-  else out.push_back(fails({c.make({3}), -2}, "negative integer exponent", "ValueError"));
+  if (is_floating_point(d))
+    more(out, c, {-2}, "exponent -2");
+  else
+    out.push_back(fails({c.make({3}), -2}, "negative integer exponent", "ValueError"));
   if (d == kBool) out.push_back(fails({c.make({3}), true}, "bool exponent (bool result)", "DTypeError"));
   return out;
 }
@@ -314,8 +334,10 @@ std::vector<Sample> pow_inplace(SampleContext& c) {
   std::vector<Sample> out;
   if (d == kBool) return {fails({c.make({3}), 2}, "int64 result into bool self", "DTypeError")};
   out = variety(c, {2}, true);
-  if (is_floating_point(d)) more(out, c, {-0.5}, "exponent -0.5");
-  else out.push_back(fails({c.make({3}), 2.5}, "float result into integer self", "DTypeError"));
+  if (is_floating_point(d))
+    more(out, c, {-0.5}, "exponent -0.5");
+  else
+    out.push_back(fails({c.make({3}), 2.5}, "float result into integer self", "DTypeError"));
   return out;
 }
 

@@ -24,7 +24,9 @@ Tensor celu(const Tensor& self, const Scalar& alpha) { return one(AXLE_OP("celu"
 Tensor gelu(const Tensor& self, const std::string& approximate) { return one(AXLE_OP("gelu"), {self, approximate}); }
 Tensor silu(const Tensor& self) { return one(AXLE_OP("silu"), {self}); }
 Tensor mish(const Tensor& self) { return one(AXLE_OP("mish"), {self}); }
-Tensor hardtanh(const Tensor& self, const Scalar& lo, const Scalar& hi) { return one(AXLE_OP("hardtanh"), {self, lo, hi}); }
+Tensor hardtanh(const Tensor& self, const Scalar& lo, const Scalar& hi) {
+  return one(AXLE_OP("hardtanh"), {self, lo, hi});
+}
 Tensor hardsigmoid(const Tensor& self) { return one(AXLE_OP("hardsigmoid"), {self}); }
 Tensor hardswish(const Tensor& self) { return one(AXLE_OP("hardswish"), {self}); }
 Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {

@@ -4,12 +4,12 @@
 // isfinite, logical_not, bitwise_not, div with rounding_mode, pow with a scalar.
 // Dtype support follows torch 1.13's CPU kernels (most activations: float32,
 // float64, bfloat16; no float16), with torch's wording in the errors.
-#include "shape_util.h"
-
 #include <axle/ops.h>
 
 #include <cmath>
 #include <limits>
+
+#include "shape_util.h"
 
 namespace axle::shape {
 namespace {
@@ -17,16 +17,26 @@ namespace {
 // torch's ScalarType names, as in its "not implemented for 'Half'" messages.
 const char* torch_name(DType d) {
   switch (d) {
-    case kFloat32: return "Float";
-    case kFloat64: return "Double";
-    case kFloat16: return "Half";
-    case kBFloat16: return "BFloat16";
-    case kInt8: return "Char";
-    case kUInt8: return "Byte";
-    case kInt16: return "Short";
-    case kInt32: return "Int";
-    case kInt64: return "Long";
-    default: return "Bool";
+    case kFloat32:
+      return "Float";
+    case kFloat64:
+      return "Double";
+    case kFloat16:
+      return "Half";
+    case kBFloat16:
+      return "BFloat16";
+    case kInt8:
+      return "Char";
+    case kUInt8:
+      return "Byte";
+    case kInt16:
+      return "Short";
+    case kInt32:
+      return "Int";
+    case kInt64:
+      return "Long";
+    default:
+      return "Bool";
   }
 }
 
@@ -41,17 +51,31 @@ void require_float(ShapeContext& c, const char* kernel, DType d, bool bf16 = tru
 }
 
 // A scalar becomes a value of an integer dtype only when it fits (torch's checked_convert,
-// c10::overflows).
-void check_fits(ShapeContext& c, DType d, const Value& v) {
+// c10::overflows): integers within the dtype's range (for uint8, negatives down to -255
+// wrap around), doubles within it strictly. doubles=false: double scalars are not
+// converted (they promote the computation to float instead).
+void check_fits(ShapeContext& c, DType d, const Value& v, bool doubles = true) {
   if (v.is_none() || !is_integral(d, false)) return;
+  const bool dbl = v.tag() == Value::Tag::Double;
+  if (dbl && !doubles) return;
   const double x = v.to_double();
   double lo = 0, hi = 0;
   switch (d) {
-    case kInt8: lo = -128, hi = 127; break;
-    case kUInt8: lo = -255, hi = 255; break;  // c10 lets negatives wrap around for unsigned types
-    case kInt16: lo = -32768, hi = 32767; break;
-    case kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
-    default: return;
+    case kInt8:
+      lo = -128, hi = 127;
+      break;
+    case kUInt8:
+      lo = dbl ? 0 : -255, hi = 255;
+      break;
+    case kInt16:
+      lo = -32768, hi = 32767;
+      break;
+    case kInt32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    default:  // int64: any integer scalar; a double below 2^63 in magnitude
+      if (!dbl) return;
+      lo = -9223372036854775808.0, hi = 9223372036854774784.0;
   }
   AXLE_CHECK(x >= lo && x <= hi, ValueError, c.op, ": value cannot be converted to type ", dtype_name(d),
              " without overflow: ", v.repr());
@@ -102,10 +126,10 @@ void hardtanh_check(ShapeContext& c, const Value& lo, const Value& hi) {
   const DType d = c.args[0].tensor().dtype();
   AXLE_CHECK(d != kBool, DTypeError, c.op, ": Bool inputs not supported for hardtanh");
   if (d == kFloat16) not_implemented(c, "clamp_scalar_cpu", d);
-  AXLE_CHECK(d != kUInt8 || (lo.to_int() >= 0 && hi.to_int() >= 0), ValueError, c.op,
+  AXLE_CHECK(d != kUInt8 || (std::trunc(lo.to_double()) >= 0 && std::trunc(hi.to_double()) >= 0), ValueError, c.op,
              ": cannot do hardtanh on an unsigned type with negative limits");
-  check_fits(c, d, lo);
-  check_fits(c, d, hi);
+  check_fits(c, d, lo, false);
+  check_fits(c, d, hi, false);
   same_as_self(c);
 }
 void hardtanh_shape(ShapeContext& c) { hardtanh_check(c, c.args[1], c.args[2]); }
@@ -132,12 +156,12 @@ void prelu_shape(ShapeContext& c) {
                ": Mismatch of parameter numbers and input channel size. Found parameter numbers = ", n,
                " and channel size = ", channels, ".");
   }
-  AXLE_CHECK(w.dim() <= 1, ShapeError, c.op, ": prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = ",
-             w.dim());
+  AXLE_CHECK(w.dim() <= 1, ShapeError, c.op,
+             ": prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = ", w.dim());
   // torch's bfloat16 kernel also takes float32 / float64 slopes.
   const bool bf16_ok = self.dtype() == kBFloat16 && (w.dtype() == kFloat32 || w.dtype() == kFloat64);
-  AXLE_CHECK(w.dtype() == self.dtype() || bf16_ok, DTypeError, c.op, ": Found dtype ", torch_name(w.dtype()), " but expected ",
-             torch_name(self.dtype()));
+  AXLE_CHECK(w.dtype() == self.dtype() || bf16_ok, DTypeError, c.op, ": Found dtype ", torch_name(w.dtype()),
+             " but expected ", torch_name(self.dtype()));
   same_as_self(c);
 }
 
@@ -291,8 +315,8 @@ std::vector<OpDecl> activations_ops() {
       {"mish(Tensor self) -> Tensor", &mish_shape, nullptr, "self * tanh(softplus(self)).", nullptr, N},
       {"hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", &hardtanh_shape, nullptr,
        "self clamped to [min_val, max_val].", nullptr, N},
-      {"hardsigmoid(Tensor self) -> Tensor", &float_act_shape<kHardsigmoid>, nullptr,
-       "min(max(self + 3, 0), 6) / 6.", nullptr, N},
+      {"hardsigmoid(Tensor self) -> Tensor", &float_act_shape<kHardsigmoid>, nullptr, "min(max(self + 3, 0), 6) / 6.",
+       nullptr, N},
       {"hardswish(Tensor self) -> Tensor", &float_act_shape<kHardswish>, nullptr,
        "self * min(max(self + 3, 0), 6) / 6.", nullptr, N},
       {"softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", &float_act_shape<kSoftplus>, nullptr,
@@ -314,8 +338,7 @@ std::vector<OpDecl> activations_ops() {
       {"selu_(Tensor(a!) self) -> Tensor(a!)", &inplace<&float_act_shape<kElu>>, nullptr, "In-place selu.", "selu", F},
       {"celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", &inplace<&celu_shape>, nullptr, "In-place celu.",
        "celu", F},
-      {"silu_(Tensor(a!) self) -> Tensor(a!)", &inplace<&float_act_shape<kSilu>>, nullptr, "In-place silu.", "silu",
-       N},
+      {"silu_(Tensor(a!) self) -> Tensor(a!)", &inplace<&float_act_shape<kSilu>>, nullptr, "In-place silu.", "silu", N},
       {"mish_(Tensor(a!) self) -> Tensor(a!)", &inplace<&mish_shape>, nullptr, "In-place mish.", "mish", N},
       {"hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", &inplace<&hardtanh_shape>,
        nullptr, "In-place hardtanh.", "hardtanh", N},
@@ -323,8 +346,8 @@ std::vector<OpDecl> activations_ops() {
        "In-place hardsigmoid.", "hardsigmoid", N},
       {"hardswish_(Tensor(a!) self) -> Tensor(a!)", &inplace<&float_act_shape<kHardswish>>, nullptr,
        "In-place hardswish.", "hardswish", N},
-      {"threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", &inplace<&threshold_shape>,
-       nullptr, "In-place threshold.", "threshold", F},
+      {"threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", &inplace<&threshold_shape>, nullptr,
+       "In-place threshold.", "threshold", F},
       // Unary extras (an op's overload without a name comes first: the bare name finds it).
       {"clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", &clamp_shape, nullptr,
        "min(max(self, min), max); the bounds join type promotion."},

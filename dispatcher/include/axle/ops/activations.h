@@ -46,9 +46,9 @@ AXLE_API Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar&
 
 AXLE_API Tensor clamp(const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max = std::nullopt);
-AXLE_API Tensor clamp(const Tensor& self, const std::optional<Tensor>& min = {},
-                      const std::optional<Tensor>& max = {});
-AXLE_API Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+AXLE_API Tensor clamp(const Tensor& self, const std::optional<Tensor>& min = {}, const std::optional<Tensor>& max = {});
+AXLE_API Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min,
+                        const std::optional<Scalar>& max = std::nullopt);
 AXLE_API Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min = {}, const std::optional<Tensor>& max = {});
 AXLE_API Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
                            std::optional<double> posinf = std::nullopt, std::optional<double> neginf = std::nullopt);
