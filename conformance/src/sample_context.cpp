@@ -216,6 +216,7 @@ const std::vector<OpSamples>& all_samples() {
         &indexing_samples,
         &random_samples,
         &views_samples,
+        &activations_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -42,6 +42,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_binary_math,
       &register_random,
       &register_views,
+      &register_activations,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

@@ -51,6 +51,16 @@ void no_bool_binary_shape(ShapeContext& c) {
   AXLE_CHECK(c.outputs[0].dtype != kBool, DTypeError, c.op, ": not implemented for bool tensors");
 }
 
+// pow.Tensor_Tensor: a Python int exponent arrives as a wrapped number; torch binds
+// it to pow.Tensor_Scalar, which refuses negative integer powers of integers.
+void pow_shape(ShapeContext& c) {
+  no_bool_binary_shape(c);
+  const Tensor& e = c.args[1].tensor();
+  if (e.unsafe_impl().wrapped_number && e.device().is_cpu() && is_integral(e.dtype(), true))
+    AXLE_CHECK(!is_integral(c.args[0].tensor().dtype(), true) || e.item().to_int() >= 0, ValueError, c.op,
+               ": Integers to negative integer powers are not allowed.");
+}
+
 // Bitwise ops: integral and bool only.
 void bitwise_shape(ShapeContext& c) {
   binary_common(c);
@@ -152,7 +162,7 @@ std::vector<OpDecl> pointwise_ops() {
        "Python's modulo: the result has the sign of other."},
       {"fmod.Tensor(Tensor self, Tensor other) -> Tensor", &no_bool_binary_shape, nullptr,
        "C's fmod: the result has the sign of self."},
-      {"pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", &no_bool_binary_shape, nullptr,
+      {"pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", &pow_shape, nullptr,
        "self ** exponent (integer powers wrap; negative integer exponents give 0 unless |self| is 1)."},
       {"logical_and(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self != 0 and other != 0."},
       {"logical_or(Tensor self, Tensor other) -> Tensor", &compare_shape, nullptr, "self != 0 or other != 0."},

@@ -75,6 +75,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::indexing_ops,
         &shape::random_ops,
         &shape::views_ops,
+        &shape::activations_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -26,5 +26,6 @@ std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> indexing_ops();
 std::vector<OpDecl> random_ops();
 std::vector<OpDecl> views_ops();
+std::vector<OpDecl> activations_ops();
 
 }  // namespace axle::shape
