@@ -34,7 +34,7 @@ void softmax_shape(ShapeContext& c) {
   const Tensor& t = c.args[0].tensor();
   c.args[1] = wrap_dim(c.args[1].to_int(), t.dim(), c.op);
   const DType dt = c.args[2].is_none() ? t.dtype() : c.args[2].dtype();
-  check_norm_dtype(c.op, dt);
+  if (t.numel() != 0) check_norm_dtype(c.op, dt);  // torch returns empty results of any dtype
   c.outputs = {{t.sizes(), dt}};
 }
 
@@ -256,7 +256,10 @@ void pad_shape(ShapeContext& c) {
     AXLE_CHECK(k >= 1 && k <= 3 && (n == k + 1 || n == k + 2), NotImplementedError, c.op,
                ": Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now (", pad.size(),
                " padding values for an input of ", n, " dims)");
-    if (mode != "circular")
+    if (mode == "circular")
+      AXLE_CHECK(n == k + 2, ValueError, c.op, ": Invalid padding size, expected ", 2 * (n - 2), " but got ",
+                 pad.size(), " (circular padding needs a batch dim)");
+    else
       AXLE_CHECK(in(t.dtype(), {kFloat32, kFloat64}), DTypeError, c.op, ": ", mode,
                  " padding is not implemented for ", dtype_name(t.dtype()), " (float32 and float64 only)");
     for (int64_t d = 1; d < n; ++d)
@@ -274,7 +277,8 @@ void pad_shape(ShapeContext& c) {
       AXLE_CHECK(lo <= size && hi <= size, ShapeError, c.op,
                  ": Padding value causes wrapping around more than once (padding (", lo, ", ", hi, ") at dimension ",
                  d, " of input ", str(t.sizes()), ")");
-    out[d] = size + lo + hi;
+    AXLE_CHECK(!__builtin_add_overflow(size, lo, &out[d]) && !__builtin_add_overflow(out[d], hi, &out[d]), ValueError,
+               c.op, ": padding (", lo, ", ", hi, ") at dimension ", d, " overflows the size");
     if (mode == "constant")
       AXLE_CHECK(out[d] >= 0, ShapeError, c.op, ": The input size ", size, ", plus negative padding ", lo, " and ",
                  hi, " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input.");
