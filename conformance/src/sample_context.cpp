@@ -217,6 +217,7 @@ const std::vector<OpSamples>& all_samples() {
         &random_samples,
         &views_samples,
         &activations_samples,
+        &nn_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

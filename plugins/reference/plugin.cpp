@@ -43,6 +43,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_random,
       &register_views,
       &register_activations,
+      &register_nn,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

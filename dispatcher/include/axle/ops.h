@@ -105,3 +105,4 @@ AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, dou
 // The C++ API of further op families, one header each (axle/ops/<family>.h):
 #include <axle/ops/views.h>
 #include <axle/ops/activations.h>
+#include <axle/ops/nn.h>

@@ -76,6 +76,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::random_ops,
         &shape::views_ops,
         &shape::activations_ops,
+        &shape::nn_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

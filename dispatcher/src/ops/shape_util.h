@@ -27,5 +27,6 @@ std::vector<OpDecl> indexing_ops();
 std::vector<OpDecl> random_ops();
 std::vector<OpDecl> views_ops();
 std::vector<OpDecl> activations_ops();
+std::vector<OpDecl> nn_ops();
 
 }  // namespace axle::shape

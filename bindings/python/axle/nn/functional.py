@@ -1,5 +1,7 @@
 """NN operators as in torch.nn.functional: the declared ops flagged for it
 (OpFlags kNNFunctional / kNNOnly in their C++ declarations), no hand-kept list."""
+import math
+
 import axle as _axle
 from axle import _C
 
@@ -35,3 +37,100 @@ for _name, _params in [("relu", ()), ("relu6", ()), ("leaky_relu", ("negative_sl
                        ("threshold", ("threshold", "value"))]:
     _with_inplace(_name, *_params)
 del _name, _params
+# ---------------------------------------------------------------- torch.nn.functional call forms
+# Thin wrappers where F's signature differs from the declared aten op.
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """F.batch_norm: aten batch_norm with F's argument order. training=True normalizes with batch
+    statistics; updating running_mean/running_var is not implemented (NotImplementedError)."""
+    if training:
+        size = list(input.shape)
+        prod = size[0]
+        for s in size[2:]:
+            prod *= s
+        if prod == 1:
+            raise _axle.ValueError("Expected more than 1 value per channel when training, got input size %s" % (size,))
+    return _axle.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """F.dropout: identity unless training (p=0: identity, p=1: zeros). 0 < p < 1 while training raises
+    NotImplementedError: axle has no random number generator yet."""
+    if p < 0.0 or p > 1.0:
+        raise _axle.ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    out = _axle.dropout(input, p, training)
+    if inplace and out is not input:
+        input.copy_(out)
+        return input
+    return out
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """F.interpolate for mode 'nearest' and 'bilinear' on 4-D inputs (upsample_nearest2d /
+    upsample_bilinear2d); other modes and ranks raise NotImplementedError."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise _axle.ValueError("align_corners option can only be set with the interpolating modes: "
+                                   "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise _axle.ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise _axle.ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    "dimensions of %s and output size of %s. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                    "format and output size in (o1, o2, ...,oK) format." % (list(input.shape[2:]), size))
+            output_size = list(size)
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise _axle.ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                    "spatial dimensions of %s and scale_factor of shape %s. Please provide input tensor in (N, C, "
+                    "d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format."
+                    % (list(input.shape[2:]), scale_factor))
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise _axle.ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise _axle.ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [int(math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise _axle.ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    wrong_rank = {("bilinear", 3): "Got 3D input, but bilinear mode needs 4D input",
+                  ("bilinear", 5): "Got 5D input, but bilinear mode needs 4D input",
+                  ("linear", 4): "Got 4D input, but linear mode needs 3D input",
+                  ("linear", 5): "Got 5D input, but linear mode needs 3D input",
+                  ("trilinear", 3): "Got 3D input, but trilinear mode needs 5D input",
+                  ("trilinear", 4): "Got 4D input, but trilinear mode needs 5D input"}
+    if (mode, input.dim()) in wrong_rank:
+        raise _axle.NotImplementedError(wrong_rank[(mode, input.dim())])
+    known = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
+    if input.dim() not in (3, 4, 5) or mode not in known:
+        raise _axle.NotImplementedError(
+            "Input Error: Only 3D, 4D and 5D input Tensors supported (got {}D) for the modes: nearest | linear | "
+            "bilinear | bicubic | trilinear | area | nearest-exact (got {})".format(input.dim(), mode))
+    if input.dim() != 4 or mode not in ("nearest", "bilinear") or antialias:
+        raise _axle.NotImplementedError(
+            "interpolate: mode '%s'%s on a %dD input is not implemented in axle (only 'nearest' and 'bilinear' "
+            "on 4D inputs)" % (mode, " with antialias" if antialias else "", input.dim()))
+    if output_size is None:
+        output_size = [int(float(input.shape[i + 2]) * scale_factors[i]) for i in range(dim)]
+    sh, sw = (None, None) if scale_factors is None else scale_factors
+    if mode == "nearest":
+        return upsample_nearest2d(input, output_size, sh, sw)
+    return upsample_bilinear2d(input, output_size, align_corners, sh, sw)
