@@ -214,6 +214,8 @@ const std::vector<OpSamples>& all_samples() {
         &reduction_samples,
         &linalg_samples,
         &indexing_samples,
+        &blas_samples,
+        &conv_pool_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -73,6 +73,8 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::reduction_ops,
         &shape::linalg_ops,
         &shape::indexing_ops,
+        &shape::blas_ops,
+        &shape::conv_pool_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -24,5 +24,7 @@ std::vector<OpDecl> pointwise_ops();
 std::vector<OpDecl> reduction_ops();
 std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> indexing_ops();
+std::vector<OpDecl> blas_ops();
+std::vector<OpDecl> conv_pool_ops();
 
 }  // namespace axle::shape
