@@ -169,11 +169,13 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   }
   a.groups = arg_int(c, 8);
   const axle_dtype dt = in.dtype;
-  if (transposed && dt != AXLE_DTYPE_INT64 && !is_floating(dt))
-    return not_implemented(c, "slow_conv_transpose2d_out_cpu", dt);
-  if (dt == AXLE_DTYPE_FLOAT16)
-    return not_implemented(c, transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", dt);
-  if (dilated && dt != AXLE_DTYPE_INT64 && !is_floating(dt)) return not_implemented(c, "slow_conv_dilated<>", dt);
+  if (numel(in) > 0) {  // torch dispatches on the dtype only when there is input to convolve
+    if (transposed && dt != AXLE_DTYPE_INT64 && !is_floating(dt))
+      return not_implemented(c, "slow_conv_transpose2d_out_cpu", dt);
+    if (dt == AXLE_DTYPE_FLOAT16)
+      return not_implemented(c, transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", dt);
+    if (dilated && dt != AXLE_DTYPE_INT64 && !is_floating(dt)) return not_implemented(c, "slow_conv_dilated<>", dt);
+  }
   const View5 x = view5(in), w = view5(wt), y = view5(c->outputs[0]);
   if (is_floating(dt)) {
     if (transposed) conv_transposed<double>(x, w, bias, y, a);
@@ -291,7 +293,8 @@ int64_t end_index(int64_t o, int64_t out, int64_t in) { return ((o + 1) * in + o
 
 axle_status adaptive_avg_pool2d(void*, const axle_kernel_call* c) {
   const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]);
-  if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "adaptive_avg_pool2d", x.dtype);
+  if (x.dtype == AXLE_DTYPE_FLOAT16 && numel(c->outputs[0]) > 0)
+    return not_implemented(c, "adaptive_avg_pool2d", x.dtype);
   for (int64_t n = 0; n < y.size[0]; ++n)
     for (int64_t ch = 0; ch < y.size[1]; ++ch)
       for (int64_t oh = 0; oh < y.size[2]; ++oh)

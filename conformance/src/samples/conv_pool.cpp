@@ -12,8 +12,11 @@ const std::vector<DType> kConvDTypes = {kFloat32, kFloat64, kBFloat16, kInt32, k
 const std::vector<DType> kPoolDTypes = {kFloat32, kFloat64, kBFloat16, kInt64};
 
 DType other_dtype(const SampleContext& c) { return c.dtype() == kFloat32 ? kFloat64 : kFloat32; }
-// Whether torch's CPU kernels run dilated and transposed convolutions of this dtype.
-bool full_conv(const SampleContext& c) { return c.dtype() != kInt32; }
+// Whether to sample dilated and transposed convolutions of this dtype: torch's CPU
+// kernels have no int32 ones, and its bfloat16 transposed convolution computes a
+// plain convolution (a torch 1.13 bug axle does not copy), so neither is sampled.
+bool full_conv(const SampleContext& c) { return c.dtype() != kInt32 && c.dtype() != kBFloat16; }
+bool dilated_conv(const SampleContext& c) { return c.dtype() != kInt32; }
 
 // convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
 Stack conv_args(Tensor x, Tensor w, Value b, IntList s, IntList p, IntList d, bool tr, IntList op, int64_t g) {
@@ -34,8 +37,6 @@ std::vector<Sample> convolution_samples(SampleContext& c) {
       ok(conv_args(c.make({2, 3, 6, 5}), c.make({5, 3, 3, 2}, CL), Value(), {2}, {0}, {1}, false, {0}, 1),
          "channels_last weight"),
       ok(conv_args(c.make({0, 4, 5, 5}), c.make({6, 4, 3, 3}), c.make({6}), {1}, {0}, {1}, false, {0}, 1), "batch 0"),
-      ok(conv_args(c.make({2, 0, 5, 5}), c.make({3, 0, 3, 3}), c.make({3}), {1}, {0}, {1}, false, {0}, 1),
-         "zero input channels: bias only"),
       fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 3, 3, 3}), Value(), {1}, {0}, {1}, false, {0}, 1),
             "input channels differ", "ShapeError"),
       fails(conv_args(c.make({2, 4, 5, 5}), c.make({6, 4, 6, 6}), Value(), {1}, {0}, {1}, false, {0}, 1),
@@ -58,10 +59,11 @@ std::vector<Sample> convolution_samples(SampleContext& c) {
       fails(conv_args(c.make({2, 4, 7}), c.make({6, 4}), Value(), {1}, {0}, {1}, false, {0}, 1), "2-d weight",
             "ShapeError"),
   };
-  if (full_conv(c)) {
+  if (dilated_conv(c))
     out.push_back(ok(conv_args(c.make({1, 4, 9, 8}, T), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {2, 1}, {2, 3},
                                false, {0}, 2),
                      "transposed-layout input, dilation (2, 3)"));
+  if (full_conv(c)) {
     out.push_back(ok(conv_args(c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), c.make({3}), {2}, {1}, {1}, true, {1}, 1),
                      "transposed, stride 2, output_padding 1"));
     out.push_back(ok(conv_args(c.make({1, 4, 4, 3}, S), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {0, 1}, {2, 1},
@@ -112,7 +114,7 @@ std::vector<Sample> conv1d_samples(SampleContext& c) {
       fails({c.make({7}), c.make({6, 4, 3})}, "1-d input", "ShapeError"),
       fails({c.make({3, 9}), c.make({6, 4, 3})}, "unbatched, channels differ", "ShapeError"),
   };
-  if (full_conv(c))
+  if (dilated_conv(c))
     out.push_back(ok({c.make({2, 3, 11}), c.make({2, 3, 3}), c.make({2}), IntList{1}, IntList{2}, IntList{3}, 1},
                      "dilation 3"));
   return out;
@@ -134,7 +136,7 @@ std::vector<Sample> conv2d_samples(SampleContext& c) {
       fails({c.make({2, 4, 7, 7}), c.make({6, 4, 8, 8})}, "kernel larger than the input", "ShapeError"),
       fails({c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), IntList{-1}}, "negative stride", "ValueError"),
   };
-  if (full_conv(c))
+  if (dilated_conv(c))
     out.push_back(ok({c.make({2, 4, 9, 9}, O), c.make({2, 4, 3, 2}), Value(), IntList{1}, IntList{0}, IntList{2, 3}},
                      "dilation (2, 3), offset input"));
   return out;
@@ -150,7 +152,7 @@ std::vector<Sample> conv1d_padding_samples(SampleContext& c) {
       fails({c.make({2, 4, 9}), c.make({6, 4, 3}), Value(), IntList{1}, "full"}, "unknown padding string",
             "ValueError"),
   };
-  if (full_conv(c))
+  if (dilated_conv(c))
     out.push_back(ok({c.make({2, 4, 9}), c.make({6, 4, 2}), Value(), IntList{1}, "same", IntList{3}},
                      "same, even kernel, dilation 3"));
   return out;
@@ -169,7 +171,7 @@ std::vector<Sample> conv2d_padding_samples(SampleContext& c) {
       fails({c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), IntList{1}, "Same"}, "unknown padding string",
             "ValueError"),
   };
-  if (full_conv(c))
+  if (dilated_conv(c))
     out.push_back(ok({c.make({1, 4, 7, 6}), c.make({6, 4, 2, 3}), Value(), IntList{1}, "same", IntList{2, 3}},
                      "same, dilation (2, 3)"));
   return out;
@@ -287,7 +289,7 @@ std::vector<OpSamples> conv_pool_samples() {
       {"conv1d.padding", &conv1d_padding_samples, kConvDTypes, 8},
       {"conv2d", &conv2d_samples, kConvDTypes, 8},
       {"conv2d.padding", &conv2d_padding_samples, kConvDTypes, 8},
-      {"conv_transpose2d.input", &conv_transpose2d_samples, {kFloat32, kFloat64, kBFloat16, kInt64}, 8},
+      {"conv_transpose2d.input", &conv_transpose2d_samples, {kFloat32, kFloat64, kInt64}, 8},
       {"max_pool2d_with_indices", &max_pool_samples, kPoolDTypes},
       {"max_pool2d", &max_pool_samples, kPoolDTypes},
       {"avg_pool2d", &avg_pool_samples, kPoolDTypes, 4},

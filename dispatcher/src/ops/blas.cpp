@@ -30,9 +30,13 @@ void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
              " but found ", scalar_type_name(b.dtype()));
 }
 
-void check_not_bool(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(d != kBool, DTypeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+// torch dispatches on the dtype only when there is work: an empty result (or, for
+// mm / bmm, an empty inner dim) is produced for any dtype.
+void check_not_bool(const char* op, const char* kernel, DType d, bool has_work = true) {
+  AXLE_CHECK(d != kBool || !has_work, DTypeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
 }
+
+bool nonempty(const IntList& sizes) { return checked_numel(sizes) > 0; }
 
 // torch's expand rules for the `self` operand of addmm / baddbmm.
 void check_expand(const char* op, const IntList& from, const IntList& to) {
@@ -58,8 +62,9 @@ void mm_shape(ShapeContext& c) {
   AXLE_CHECK(b.dim() == 2, ShapeError, c.op, ": mat2 must be a matrix");
   check_mm_shapes(c.op, a, b);
   check_same_dtype(c.op, a, b);
-  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype());
-  c.outputs = {{{a.sizes()[0], b.sizes()[1]}, a.dtype()}};
+  const IntList out = {a.sizes()[0], b.sizes()[1]};
+  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype(), nonempty(out) && a.sizes()[1] > 0);
+  c.outputs = {{out, a.dtype()}};
 }
 
 void addmm_shape(ShapeContext& c) {
@@ -73,12 +78,12 @@ void addmm_shape(ShapeContext& c) {
   check_mm_shapes(c.op, a, b);
   const IntList out = {a.sizes()[0], b.sizes()[1]};
   check_expand(c.op, self.sizes(), out);
-  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype());
+  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype(), nonempty(out));
   c.outputs = {{out, a.dtype()}};
 }
 
 // batch1 / batch2 checks shared by bmm and baddbmm (torch's common_checks_baddbmm_bmm).
-IntList bmm_common(ShapeContext& c, const Tensor& b1, const Tensor& b2, const char* kernel) {
+IntList bmm_common(ShapeContext& c, const Tensor& b1, const Tensor& b2, const char* kernel, bool add) {
   AXLE_CHECK(b1.dim() == 3, ShapeError, c.op, ": batch1 must be a 3D tensor");
   AXLE_CHECK(b2.dim() == 3, ShapeError, c.op, ": batch2 must be a 3D tensor");
   const int64_t bs = b1.sizes()[0], k = b1.sizes()[2];
@@ -86,13 +91,14 @@ IntList bmm_common(ShapeContext& c, const Tensor& b1, const Tensor& b2, const ch
              ": Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ", k, "] but got: [",
              b2.sizes()[0], ", ", b2.sizes()[1], "].");
   check_same_dtype(c.op, b1, b2);
-  check_not_bool(c.op, kernel, b1.dtype());
-  return {bs, b1.sizes()[1], b2.sizes()[2]};
+  const IntList out = {bs, b1.sizes()[1], b2.sizes()[2]};
+  check_not_bool(c.op, kernel, b1.dtype(), nonempty(out) && (add || k > 0));
+  return out;
 }
 
 void bmm_shape(ShapeContext& c) {
   const Tensor& b1 = c.args[0].tensor();
-  c.outputs = {{bmm_common(c, b1, c.args[1].tensor(), "bmm"), b1.dtype()}};
+  c.outputs = {{bmm_common(c, b1, c.args[1].tensor(), "bmm", false), b1.dtype()}};
 }
 
 // baddbmm: self (any dtype, converted) broadcasts to [b, n, m]; the result has batch1's dtype.
@@ -101,10 +107,13 @@ void baddbmm_shape(ShapeContext& c) {
   const Tensor& b1 = c.args[1].tensor();
   const Tensor& b2 = c.args[2].tensor();
   // torch reads batch1.size(0), batch1.size(1), batch2.size(2) first.
-  const IntList target = {b1.sizes()[wrap_dim(0, b1.dim(), c.op)], b1.sizes()[wrap_dim(1, b1.dim(), c.op)],
-                          b2.sizes()[wrap_dim(2, b2.dim(), c.op)]};
+  auto size_at = [&](const Tensor& t, int64_t d) {
+    AXLE_CHECK(t.dim() > 0, IndexError, c.op, ": dimension specified as ", d, " but tensor has no dimensions");
+    return t.sizes()[wrap_dim(d, t.dim(), c.op)];
+  };
+  const IntList target = {size_at(b1, 0), size_at(b1, 1), size_at(b2, 2)};
   check_expand(c.op, self.sizes(), target);
-  c.outputs = {{bmm_common(c, b1, b2, "baddbmm"), b1.dtype()}};
+  c.outputs = {{bmm_common(c, b1, b2, "baddbmm", true), b1.dtype()}};
 }
 
 void dot_shape(ShapeContext& c) {

@@ -85,7 +85,7 @@ IntList check_convolution(const char* op, Stack& args) {
   AXLE_CHECK(!has_bias || args[2].tensor().dtype() == input.dtype(), DTypeError, op, ": Input type (",
              scalar_type_name(input.dtype()), ") and bias type (", scalar_type_name(args[2].tensor().dtype()),
              ") should be the same");
-  AXLE_CHECK(input.dtype() != kBool, DTypeError, op, ": \"",
+  AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"",
              transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", "\" not implemented for 'Bool'");
   AXLE_CHECK(dim > 0, ShapeError, op, ": weight should have at least three dimensions");
   AXLE_CHECK(dim <= 3, NotImplementedError, op, ": only 1, 2 and 3 spatial dimensions are supported, got a ", k,
@@ -407,9 +407,9 @@ void adaptive_avg_pool2d_shape(ShapeContext& c) {
                ": adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input "
                "has sizes ",
                str(input.sizes()), " with dimension ", i, " being empty");
-  floating_pool_dtype(c.op, "adaptive_avg_pool2d", input.dtype());
   IntList out(input.sizes().begin(), input.sizes().end() - 2);
   out.insert(out.end(), c.args[1].int_list().begin(), c.args[1].int_list().end());
+  if (checked_numel(out) > 0) floating_pool_dtype(c.op, "adaptive_avg_pool2d", input.dtype());
   c.outputs = {{out, input.dtype()}};
 }
 
