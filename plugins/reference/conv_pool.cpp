@@ -136,7 +136,8 @@ void conv_transposed(const View5& x, const View5& w, const axle_tensor_view* bia
                     for (int64_t k2 = 0; k2 < w.size[4]; ++k2) {
                       const int64_t o2 = i2 * a.stride[2] - a.pad[2] + k2 * a.dil[2];
                       if (o2 < 0 || o2 >= y.size[4]) continue;
-                      dst[(o0 * y.size[3] + o1) * y.size[4] + o2] += v * load_as<Acc>(w.at(ci, oc, k0, k1, k2), w.dtype);
+                      dst[(o0 * y.size[3] + o1) * y.size[4] + o2] +=
+                          v * load_as<Acc>(w.at(ci, oc, k0, k1, k2), w.dtype);
                     }
                   }
                 }

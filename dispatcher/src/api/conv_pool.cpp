@@ -25,7 +25,8 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Ten
 }
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
-  return call_op(AXLE_OP("conv1d.padding"), {input, weight, opt(bias), stride, std::string(padding), dilation, groups})[0]
+  return call_op(AXLE_OP("conv1d.padding"),
+                 {input, weight, opt(bias), stride, std::string(padding), dilation, groups})[0]
       .tensor();
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
@@ -34,7 +35,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
-  return call_op(AXLE_OP("conv2d.padding"), {input, weight, opt(bias), stride, std::string(padding), dilation, groups})[0]
+  return call_op(AXLE_OP("conv2d.padding"),
+                 {input, weight, opt(bias), stride, std::string(padding), dilation, groups})[0]
       .tensor();
 }
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
