@@ -218,6 +218,8 @@ const std::vector<OpSamples>& all_samples() {
         &views_samples,
         &activations_samples,
         &nn_samples,
+        &blas_samples,
+        &conv_pool_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

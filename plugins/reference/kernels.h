@@ -17,6 +17,8 @@ axle_status register_random(const axle_registrar* r);
 axle_status register_views(const axle_registrar* r);
 axle_status register_activations(const axle_registrar* r);
 axle_status register_nn(const axle_registrar* r);
+axle_status register_blas(const axle_registrar* r);
+axle_status register_conv_pool(const axle_registrar* r);
 
 axle_status fill(void*, const axle_kernel_call* call);
 axle_status arange(void*, const axle_kernel_call* call);

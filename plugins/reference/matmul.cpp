@@ -41,7 +41,7 @@ void run(const axle_tensor_view& out, const Mat& a, const Mat& b) {
     const int64_t ia = static_cast<int64_t>(i) - static_cast<int64_t>(nbatch - (na - 2));
     const int64_t ib = static_cast<int64_t>(i) - static_cast<int64_t>(nbatch - (nb - 2));
     const int64_t da = ia >= 0 ? a.sizes[ia] : 1, db = ib >= 0 ? b.sizes[ib] : 1;
-    batch[i] = std::max(da, db);
+    batch[i] = da == 1 ? db : da;  // broadcast: a size-0 dim against 1 stays 0
     sa[i] = (ia >= 0 && da != 1) ? a.strides[ia] : 0;
     sb[i] = (ib >= 0 && db != 1) ? b.strides[ib] : 0;
   }

@@ -44,6 +44,8 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_views,
       &register_activations,
       &register_nn,
+      &register_blas,
+      &register_conv_pool,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

@@ -29,6 +29,8 @@ TORCH_EQUIVALENT = {
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
+    # Not an aten op in 1.13: torch.nn.functional's composition.
+    "softsign": lambda self: torch.nn.functional.softsign(self),
     # aten's rand/randn/randint take the generator in separate overloads; torch.* in one.
     "rand": lambda size, generator=None, dtype=None, device=None: torch.rand(size, dtype=dtype, device=device),
     "randn": lambda size, generator=None, dtype=None, device=None: torch.randn(size, dtype=dtype, device=device),
@@ -52,11 +54,15 @@ def tolerance(dtype_name):
 
 def to_torch(v):
     if isinstance(v, axle.Tensor):
-        name = v.dtype.name
-        host = v.cpu()
-        if name == "bfloat16":
-            return torch.from_numpy(np.array(host.to(axle.float32))).to(torch.bfloat16)
-        return torch.from_numpy(np.array(host.contiguous()))
+        # Through DLPack: torch sees the same memory with the same strides (views,
+        # expanded and transposed inputs behave as in axle).
+        try:
+            return torch.from_dlpack(v.cpu())
+        except Exception:  # noqa: BLE001 - dtypes torch 1.13's DLPack lacks: a copy
+            host = v.cpu()
+            if v.dtype.name == "bfloat16":
+                return torch.from_numpy(np.array(host.to(axle.float32))).to(torch.bfloat16)
+            return torch.from_numpy(np.array(host.contiguous()))
     if isinstance(v, axle.dtype):
         return getattr(torch, v.name)
     if isinstance(v, axle.device):
@@ -105,10 +111,14 @@ def as_float64(t, is_axle):
     return t.detach().to(torch.float64).numpy()
 
 
-def torch_callable(op):
+def torch_callable(op, args=()):
     if op in TORCH_EQUIVALENT:
         return TORCH_EQUIVALENT[op]
     name, _, overload = op.partition(".")
+    # torch.ops.aten turns Python bools passed as Scalar into ints (torch.clamp(b, True)
+    # raises for bool tensors, aten.clamp(b, True) returns int64): use the Python API.
+    if any(isinstance(v, bool) for _, _, v in args) and hasattr(torch, name):
+        return getattr(torch, name)
     packet = getattr(torch.ops.aten, name)
     return getattr(packet, overload or "default")
 
@@ -149,7 +159,7 @@ def deviation(op, note):
 
 @pytest.mark.parametrize("op,dtypes,scale,values", SAMPLE_OPS, ids=[s[0] for s in SAMPLE_OPS])
 def test_op_matches_torch(op, dtypes, scale, values):
-    fn, tfn = axle_callable(op), torch_callable(op)
+    fn = axle_callable(op)
     compared, problems, via_float32 = 0, [], [0]
     for d in dtypes:
         dname = DTYPES[d]
@@ -160,6 +170,7 @@ def test_op_matches_torch(op, dtypes, scale, values):
             where = "%s [%s] %s" % (op, dname, note)
             if deviation(op, note):
                 continue
+            tfn = torch_callable(op, targs)
             try:
                 want = call(tfn, targs, to_torch)
                 want_exc = None
@@ -213,6 +224,17 @@ def test_op_matches_torch(op, dtypes, scale, values):
                 r, a = tolerance(wdt)
                 r, a = max(rtol, r * scale), max(atol, a * scale)
                 gv, wv = as_float64(g, True), as_float64(w, False)
+                if not np.allclose(gv, wv, rtol=r, atol=a, equal_nan=True) and wdt in ("bfloat16", "float16"):
+                    # torch 1.13 rounds 16-bit intermediates in several kernels (gelu, log_softmax,
+                    # layer/group norm, bilinear upsampling); axle rounds once. Accept torch in
+                    # float32 on the same inputs, rounded to the 16-bit dtype once.
+                    try:
+                        ref = flatten(downcast(call(tfn, targs, lambda v: upcast(to_torch(v))), w.dtype))[i]
+                        if np.allclose(gv, as_float64(ref, False), rtol=r, atol=a, equal_nan=True):
+                            via_float32[0] += 1
+                            continue
+                    except Exception:  # noqa: BLE001 - report the original difference
+                        pass
                 if not np.allclose(gv, wv, rtol=r, atol=a, equal_nan=True):
                     bad = ~np.isclose(gv, wv, rtol=r, atol=a, equal_nan=True)
                     problems.append("%s: output %d: %d of %d values differ, e.g. %r vs torch %r" % (

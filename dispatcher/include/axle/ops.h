@@ -106,3 +106,5 @@ AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, dou
 #include <axle/ops/views.h>
 #include <axle/ops/activations.h>
 #include <axle/ops/nn.h>
+#include <axle/ops/blas.h>
+#include <axle/ops/conv_pool.h>

@@ -77,6 +77,8 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::views_ops,
         &shape::activations_ops,
         &shape::nn_ops,
+        &shape::blas_ops,
+        &shape::conv_pool_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -28,5 +28,7 @@ std::vector<OpDecl> random_ops();
 std::vector<OpDecl> views_ops();
 std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
+std::vector<OpDecl> blas_ops();
+std::vector<OpDecl> conv_pool_ops();
 
 }  // namespace axle::shape

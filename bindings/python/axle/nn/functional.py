@@ -134,3 +134,48 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode == "nearest":
         return upsample_nearest2d(input, output_size, sh, sw)
     return upsample_bilinear2d(input, output_size, align_corners, sh, sw)
+
+
+# ---- torch.nn.functional's Python-level conveniences over the declared pooling ops
+def _pair_or_default(size, input):
+    """adaptive output_size: an int, or a pair whose None entries keep the input's size."""
+    if isinstance(size, int):
+        return [size, size]
+    return [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """2-d max pooling; returns (values, indices). stride=None means kernel_size."""
+    return _axle._nn_functional["max_pool2d_with_indices"](
+        input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """2-d max pooling; (values, indices) when return_indices. stride=None means kernel_size."""
+    if return_indices:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return _axle.max_pool2d(input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """2-d average pooling. stride=None means kernel_size."""
+    return _axle._nn_functional["avg_pool2d"](input, kernel_size, [] if stride is None else stride, padding,
+                                              ceil_mode, count_include_pad, divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Adaptive 2-d average pooling; None in output_size keeps that input size."""
+    return _axle._nn_functional["adaptive_avg_pool2d"](input, _pair_or_default(output_size, input))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Adaptive 2-d max pooling: values, or (values, indices) when return_indices."""
+    values, indices = _axle._nn_functional["adaptive_max_pool2d"](input, _pair_or_default(output_size, input))
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """Adaptive 2-d max pooling returning (values, indices)."""
+    return _axle._nn_functional["adaptive_max_pool2d"](input, _pair_or_default(output_size, input))

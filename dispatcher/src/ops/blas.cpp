@@ -1,0 +1,177 @@
+// BLAS-like products with torch's strict shape and dtype rules: mm, bmm, addmm,
+// baddbmm, dot (kernels), and the composites outer (mul of a column and a row)
+// and linear (addmm / matmul + add_, the same paths as torch 1.13).
+#include "shape_util.h"
+
+#include <axle/ops.h>
+
+namespace axle::shape {
+namespace {
+
+// torch's ScalarType names, used in its dtype messages ("Float", "Long").
+const char* scalar_type_name(DType d) {
+  switch (d) {
+    case kFloat32: return "Float";
+    case kFloat64: return "Double";
+    case kFloat16: return "Half";
+    case kBFloat16: return "BFloat16";
+    case kInt8: return "Char";
+    case kUInt8: return "Byte";
+    case kInt16: return "Short";
+    case kInt32: return "Int";
+    case kInt64: return "Long";
+    case kBool: return "Bool";
+  }
+  return "?";
+}
+
+void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, op, ": expected scalar type ", scalar_type_name(a.dtype()),
+             " but found ", scalar_type_name(b.dtype()));
+}
+
+// torch dispatches on the dtype only when there is work: an empty result (or, for
+// mm / bmm, an empty inner dim) is produced for any dtype.
+void check_not_bool(const char* op, const char* kernel, DType d, bool has_work = true) {
+  AXLE_CHECK(d != kBool || !has_work, DTypeError, op, ": \"", kernel, "\" not implemented for 'Bool'");
+}
+
+bool nonempty(const IntList& sizes) { return checked_numel(sizes) > 0; }
+
+// torch's expand rules for the `self` operand of addmm / baddbmm.
+void check_expand(const char* op, const IntList& from, const IntList& to) {
+  AXLE_CHECK(from.size() <= to.size(), ShapeError, op, ": expand(", str(from), ", size=", str(to),
+             "): the number of sizes provided (", to.size(),
+             ") must be greater or equal to the number of dimensions in the tensor (", from.size(), ")");
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i)
+    AXLE_CHECK(from[i] == 1 || from[i] == to[lead + i], ShapeError, op, ": The expanded size of the tensor (",
+               to[lead + i], ") must match the existing size (", from[i], ") at non-singleton dimension ", lead + i,
+               ".  Target sizes: ", str(to), ".  Tensor sizes: ", str(from));
+}
+
+void check_mm_shapes(const char* op, const Tensor& a, const Tensor& b) {
+  AXLE_CHECK(a.sizes()[1] == b.sizes()[0], ShapeError, op, ": mat1 and mat2 shapes cannot be multiplied (",
+             a.sizes()[0], "x", a.sizes()[1], " and ", b.sizes()[0], "x", b.sizes()[1], ")");
+}
+
+void mm_shape(ShapeContext& c) {
+  const Tensor& a = c.args[0].tensor();
+  const Tensor& b = c.args[1].tensor();
+  AXLE_CHECK(a.dim() == 2, ShapeError, c.op, ": self must be a matrix");
+  AXLE_CHECK(b.dim() == 2, ShapeError, c.op, ": mat2 must be a matrix");
+  check_mm_shapes(c.op, a, b);
+  check_same_dtype(c.op, a, b);
+  const IntList out = {a.sizes()[0], b.sizes()[1]};
+  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype(), nonempty(out) && a.sizes()[1] > 0);
+  c.outputs = {{out, a.dtype()}};
+}
+
+void addmm_shape(ShapeContext& c) {
+  const Tensor& self = c.args[0].tensor();
+  const Tensor& a = c.args[1].tensor();
+  const Tensor& b = c.args[2].tensor();
+  AXLE_CHECK(self.dtype() == b.dtype(), DTypeError, c.op, ": self and mat2 must have the same dtype");
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": mat1 and mat2 must have the same dtype");
+  AXLE_CHECK(a.dim() == 2, ShapeError, c.op, ": mat1 must be a matrix, got ", a.dim(), "-D tensor");
+  AXLE_CHECK(b.dim() == 2, ShapeError, c.op, ": mat2 must be a matrix, got ", b.dim(), "-D tensor");
+  check_mm_shapes(c.op, a, b);
+  const IntList out = {a.sizes()[0], b.sizes()[1]};
+  check_expand(c.op, self.sizes(), out);
+  check_not_bool(c.op, "addmm_impl_cpu_", a.dtype(), nonempty(out));
+  c.outputs = {{out, a.dtype()}};
+}
+
+// batch1 / batch2 checks shared by bmm and baddbmm (torch's common_checks_baddbmm_bmm).
+IntList bmm_common(ShapeContext& c, const Tensor& b1, const Tensor& b2, const char* kernel, bool add) {
+  AXLE_CHECK(b1.dim() == 3, ShapeError, c.op, ": batch1 must be a 3D tensor");
+  AXLE_CHECK(b2.dim() == 3, ShapeError, c.op, ": batch2 must be a 3D tensor");
+  const int64_t bs = b1.sizes()[0], k = b1.sizes()[2];
+  AXLE_CHECK(b2.sizes()[0] == bs && b2.sizes()[1] == k, ShapeError, c.op,
+             ": Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ", k, "] but got: [",
+             b2.sizes()[0], ", ", b2.sizes()[1], "].");
+  check_same_dtype(c.op, b1, b2);
+  const IntList out = {bs, b1.sizes()[1], b2.sizes()[2]};
+  check_not_bool(c.op, kernel, b1.dtype(), nonempty(out) && (add || k > 0));
+  return out;
+}
+
+void bmm_shape(ShapeContext& c) {
+  const Tensor& b1 = c.args[0].tensor();
+  c.outputs = {{bmm_common(c, b1, c.args[1].tensor(), "bmm", false), b1.dtype()}};
+}
+
+// baddbmm: self (any dtype, converted) broadcasts to [b, n, m]; the result has batch1's dtype.
+void baddbmm_shape(ShapeContext& c) {
+  const Tensor& self = c.args[0].tensor();
+  const Tensor& b1 = c.args[1].tensor();
+  const Tensor& b2 = c.args[2].tensor();
+  // torch reads batch1.size(0), batch1.size(1), batch2.size(2) first.
+  auto size_at = [&](const Tensor& t, int64_t d) {
+    AXLE_CHECK(t.dim() > 0, IndexError, c.op, ": dimension specified as ", d, " but tensor has no dimensions");
+    return t.sizes()[wrap_dim(d, t.dim(), c.op)];
+  };
+  const IntList target = {size_at(b1, 0), size_at(b1, 1), size_at(b2, 2)};
+  check_expand(c.op, self.sizes(), target);
+  c.outputs = {{bmm_common(c, b1, b2, "baddbmm", true), b1.dtype()}};
+}
+
+void dot_shape(ShapeContext& c) {
+  const Tensor& a = c.args[0].tensor();
+  const Tensor& b = c.args[1].tensor();
+  AXLE_CHECK(a.dim() == 1 && b.dim() == 1, ShapeError, c.op, ": 1D tensors expected, but got ", a.dim(), "D and ",
+             b.dim(), "D tensors");
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": dot : expected both vectors to have same dtype, but found ",
+             scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
+  AXLE_CHECK(a.sizes()[0] == b.sizes()[0], ShapeError, c.op, ": inconsistent tensor size, expected tensor [",
+             a.sizes()[0], "] and src [", b.sizes()[0], "] to have the same number of elements, but got ",
+             a.sizes()[0], " and ", b.sizes()[0], " elements respectively");
+  check_not_bool(c.op, "dot", a.dtype());
+  c.outputs = {{{}, a.dtype()}};
+}
+
+// outer: self.reshape(n, 1) * vec2 (broadcast, promoted as mul), as torch.
+Stack outer_composite(const Stack& a) {
+  const Tensor& self = a[0].tensor();
+  const Tensor& vec2 = a[1].tensor();
+  AXLE_CHECK(self.dim() == 1, ShapeError, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
+  AXLE_CHECK(vec2.dim() == 1, ShapeError, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  return call_op("mul.Tensor", {self.view({self.sizes()[0], 1}), vec2});
+}
+
+// linear: the paths of torch 1.13's at::linear (they differ in how bias broadcasts).
+Stack linear_composite(const Stack& a) {
+  const Tensor& input = a[0].tensor();
+  const Tensor& weight = a[1].tensor();
+  const bool has_bias = !a[2].is_none() && a[2].tensor().defined();
+  if (input.dim() == 2 && has_bias) return call_op("addmm", {a[2], input, weight.t()});
+  if (has_bias && input.dim() == 3 && input.is_contiguous()) {
+    const IntList& s = input.sizes();
+    Tensor r = call_op("addmm", {a[2], input.view({s[0] * s[1], s[2]}), weight.t()})[0].tensor();
+    return {r.view({s[0], s[1], r.sizes()[1]})};
+  }
+  Tensor out = call_op("matmul", {input, weight.t()})[0].tensor();
+  if (has_bias) call_op("add_.Tensor", {out, a[2], 1});
+  return {out};
+}
+
+}  // namespace
+
+std::vector<OpDecl> blas_ops() {
+  return {
+      {"mm(Tensor self, Tensor mat2) -> Tensor", &mm_shape, nullptr, "Matrix product of two 2-D tensors (same dtype)."},
+      {"bmm(Tensor self, Tensor mat2) -> Tensor", &bmm_shape, nullptr,
+       "Batched matrix product of two 3-D tensors with equal batch sizes."},
+      {"addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", &addmm_shape,
+       nullptr, "beta * self + alpha * (mat1 @ mat2); self broadcasts; beta=0 ignores self (NaN too)."},
+      {"baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+       &baddbmm_shape, nullptr, "beta * self + alpha * bmm(batch1, batch2); self broadcasts."},
+      {"dot(Tensor self, Tensor tensor) -> Tensor", &dot_shape, nullptr, "Inner product of two 1-D tensors (0-d)."},
+      {"outer(Tensor self, Tensor vec2) -> Tensor", nullptr, &outer_composite,
+       "Outer product of two 1-D tensors (promoted as mul)."},
+      {"linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", nullptr, &linear_composite,
+       "input @ weight.T + bias over any leading dims.", nullptr, kNNOnly},
+  };
+}
+
+}  // namespace axle::shape
