@@ -80,6 +80,10 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) break;
       std::vector<Tensor> ts;
       for (const py::handle& item : obj) {
+        if (item.is_none() && type.optional_elements) {  // Tensor?[]: None items are undefined Tensors
+          ts.emplace_back();
+          continue;
+        }
         if (!py::isinstance<Tensor>(item)) {
           why = "expected a sequence of Tensors";
           return std::nullopt;

@@ -24,5 +24,6 @@ std::vector<OpDecl> pointwise_ops();
 std::vector<OpDecl> reduction_ops();
 std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> indexing_ops();
+std::vector<OpDecl> gather_scatter_ops();
 
 }  // namespace axle::shape
