@@ -111,6 +111,12 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       why = "expected a bool";
       return std::nullopt;
     case ArgKind::Scalar:
+      // As torch's argument parser: a Tensor passes for a Scalar only when 0-dim (so that
+      // scatter(..., src) with a one-element src binds scatter.src, not scatter.value).
+      if (py::isinstance<Tensor>(obj) && obj.cast<const Tensor&>().dim() != 0) {
+        why = "expected a number or a 0-dim Tensor";
+        return std::nullopt;
+      }
       if (auto s = as_scalar(obj)) return Value(*s);
       why = "expected a number";
       return std::nullopt;
