@@ -3,13 +3,13 @@
 // Elements move as bytes (exact for every dtype); scatter_add and accumulating
 // index_put_ add in double / int64 / bool. Every index value is checked before
 // anything is written: out of range is AXLE_ERROR_INDEX naming op, value, dim, size.
-#include "kernels.h"
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "kernels.h"
 
 namespace axle::reference {
 
@@ -95,7 +95,8 @@ void accumulate(char* dst, const char* src, axle_dtype d) {
   } else if (d == AXLE_DTYPE_BOOL) {
     *reinterpret_cast<uint8_t*>(dst) = (*dst != 0 || *src != 0) ? 1 : 0;
   } else {
-    const uint64_t s = static_cast<uint64_t>(load_as<int64_t>(dst, d)) + static_cast<uint64_t>(load_as<int64_t>(src, d));
+    const uint64_t s =
+        static_cast<uint64_t>(load_as<int64_t>(dst, d)) + static_cast<uint64_t>(load_as<int64_t>(src, d));
     store_from<int64_t>(dst, d, static_cast<int64_t>(s));
   }
 }
@@ -233,17 +234,19 @@ axle_status one_hot(void*, const axle_kernel_call* c) {
     hi = any ? std::max(hi, v) : v;
     any = true;
   });
-  if (any && lo < 0) return fail(c, AXLE_ERROR_INDEX, "one_hot: Class values must be non-negative (got " + std::to_string(lo) + ").");
+  if (any && lo < 0)
+    return fail(c, AXLE_ERROR_INDEX, "one_hot: Class values must be non-negative (got " + std::to_string(lo) + ").");
   const int64_t classes = requested == -1 ? hi + 1 : requested;
   if (any && hi >= classes)
-    return fail(c, AXLE_ERROR_INDEX, "one_hot: Class values must be smaller than num_classes (got " +
-                                         std::to_string(hi) + " with num_classes " + std::to_string(classes) + ").");
+    return fail(c, AXLE_ERROR_INDEX,
+                "one_hot: Class values must be smaller than num_classes (got " + std::to_string(hi) +
+                    " with num_classes " + std::to_string(classes) + ").");
   axle_tensor_view out = c->outputs[0];
   std::vector<int64_t> sizes(self.sizes, self.sizes + self.ndim);
   sizes.push_back(classes);
   if (requested == -1) {
-    const axle_status s = c->host->allocate_output(c->call_context, 0, AXLE_DTYPE_INT64, static_cast<int32_t>(sizes.size()),
-                                                   sizes.data(), &out);
+    const axle_status s = c->host->allocate_output(c->call_context, 0, AXLE_DTYPE_INT64,
+                                                   static_cast<int32_t>(sizes.size()), sizes.data(), &out);
     if (s != AXLE_OK) return s;
   }
   const Nonempty o(out);
@@ -267,7 +270,7 @@ axle_status one_hot(void*, const axle_kernel_call* c) {
 // dims when those are adjacent, else b first.
 struct IndexPlan {
   std::vector<axle_tensor_view> idx;
-  std::vector<int32_t> idx_dim;  // the self dim each index indexes
+  std::vector<int32_t> idx_dim;                              // the self dim each index indexes
   std::vector<std::unique_ptr<std::vector<int64_t>>> owned;  // mask coordinates, sizes and strides
   std::vector<int64_t> b, result;
   std::vector<int32_t> rest;      // self dims not indexed, in order
@@ -307,8 +310,8 @@ std::string plan_indexing(const char* op, const axle_tensor_view& self, const ax
           for (int32_t j = 0; j < t.ndim; ++j) coords[j]->push_back(coord[j]);
       });
       for (int32_t j = 0; j < t.ndim; ++j) {
-        p.owned.push_back(std::make_unique<std::vector<int64_t>>(std::vector<int64_t>{
-            static_cast<int64_t>(coords[j]->size()), 1}));  // sizes[0], strides[0]
+        p.owned.push_back(std::make_unique<std::vector<int64_t>>(
+            std::vector<int64_t>{static_cast<int64_t>(coords[j]->size()), 1}));  // sizes[0], strides[0]
         const int64_t* meta = p.owned.back()->data();
         p.idx.push_back({sizeof(axle_tensor_view), coords[j]->data(), AXLE_DTYPE_INT64, 1, meta, meta + 1, 0, 0});
         p.idx_dim.push_back(dim + j);
@@ -319,7 +322,8 @@ std::string plan_indexing(const char* op, const axle_tensor_view& self, const ax
       p.idx_dim.push_back(dim++);
     }
   }
-  if (dim > self.ndim || p.idx.empty()) return std::string(op) + ": invalid indices for tensor of dimension " + std::to_string(self.ndim);
+  if (dim > self.ndim || p.idx.empty())
+    return std::string(op) + ": invalid indices for tensor of dimension " + std::to_string(self.ndim);
   // Broadcast the indices.
   std::string shapes;
   for (const axle_tensor_view& v : p.idx) {
@@ -331,7 +335,9 @@ std::string plan_indexing(const char* op, const axle_tensor_view& self, const ax
     for (int32_t d = 0; d < v.ndim; ++d) {
       int64_t& b = p.b[lead + d];
       if (v.sizes[d] == b || v.sizes[d] == 1) continue;
-      if (b != 1) return std::string(op) + ": shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes;
+      if (b != 1)
+        return std::string(op) + ": shape mismatch: indexing tensors could not be broadcast together with shapes " +
+               shapes;
       b = v.sizes[d];
     }
   }
@@ -344,7 +350,8 @@ std::string plan_indexing(const char* op, const axle_tensor_view& self, const ax
   if (adjacent)
     for (int32_t d : p.rest) p.b_pos += d < p.idx_dim.front() ? 1 : 0;
   for (size_t r = 0; r < p.rest.size(); ++r) {
-    const int32_t pos = static_cast<int32_t>(r) < p.b_pos ? static_cast<int32_t>(r) : static_cast<int32_t>(r + p.b.size());
+    const int32_t pos =
+        static_cast<int32_t>(r) < p.b_pos ? static_cast<int32_t>(r) : static_cast<int32_t>(r + p.b.size());
     p.rest_pos.push_back(pos);
   }
   p.result.assign(p.rest.size() + p.b.size(), 0);
@@ -374,7 +381,8 @@ void for_each_indexed(const axle_tensor_view& self, const IndexPlan& p, Fn&& fn)
       const size_t lead = p.b.size() - static_cast<size_t>(v.ndim);
       int64_t ioff = 0;
       for (int32_t d = 0; d < v.ndim; ++d) ioff += v.sizes[d] == 1 ? 0 : bc[lead + d] * v.strides[d];
-      int64_t x = load_as<int64_t>(static_cast<const char*>(v.data) + ioff * static_cast<int64_t>(dtype_size(v.dtype)), v.dtype);
+      int64_t x = load_as<int64_t>(static_cast<const char*>(v.data) + ioff * static_cast<int64_t>(dtype_size(v.dtype)),
+                                   v.dtype);
       const int32_t sd = p.idx_dim[k];
       if (x < 0) x += self.sizes[sd];
       off += x * self.strides[sd];
@@ -399,13 +407,14 @@ axle_status index(void*, const axle_kernel_call* c) {
   if (status != AXLE_OK) return fail(c, status, err);
   axle_tensor_view out = c->outputs[0];
   if (p.has_mask) {
-    const axle_status s = c->host->allocate_output(c->call_context, 0, self.dtype, static_cast<int32_t>(p.result.size()),
-                                                   p.result.data(), &out);
+    const axle_status s = c->host->allocate_output(c->call_context, 0, self.dtype,
+                                                   static_cast<int32_t>(p.result.size()), p.result.data(), &out);
     if (s != AXLE_OK) return s;
   }
   const size_t es = dtype_size(self.dtype);
   const size_t rn = p.result.size();
-  for_each_indexed(self, p, [&](char* src, const int64_t* coord) { std::memcpy(broadcast_at(out, rn, coord), src, es); });
+  for_each_indexed(self, p,
+                   [&](char* src, const int64_t* coord) { std::memcpy(broadcast_at(out, rn, coord), src, es); });
   return AXLE_OK;
 }
 
@@ -424,9 +433,10 @@ axle_status index_put(void*, const axle_kernel_call* c) {
     ok = v == want || v == 1;
   }
   if (!ok)
-    return fail(c, AXLE_ERROR_SHAPE, "index_put_: shape mismatch: value tensor of shape " + shape_str(values.ndim, values.sizes) +
-                                         " cannot be broadcast to indexing result of shape " +
-                                         shape_str(static_cast<int32_t>(rn), p.result.data()));
+    return fail(c, AXLE_ERROR_SHAPE,
+                "index_put_: shape mismatch: value tensor of shape " + shape_str(values.ndim, values.sizes) +
+                    " cannot be broadcast to indexing result of shape " +
+                    shape_str(static_cast<int32_t>(rn), p.result.data()));
   const size_t es = dtype_size(self.dtype);
   for_each_indexed(self, p, [&](char* dst, const int64_t* coord) {
     const char* src = broadcast_at(values, rn, coord);

@@ -2,7 +2,6 @@
 // Tensor?[] index lists with None (std::nullopt), in-place forms returning self,
 // index errors naming the value, and the arena device (index tensors on it).
 #include <axle/axle.h>
-
 #include <doctest/doctest.h>
 
 using namespace axle;
@@ -33,8 +32,8 @@ TEST_CASE("index_select, gather, scatter, scatter_add") {
   Tensor& r = scatter_(y, 1, from({1, 0}, {2, 1}, kInt64), 5.0);
   CHECK(r.is_same(y));
   CHECK(values(y) == std::vector<double>{0, 5, 5, 0});
-  CHECK_THROWS_WITH_AS(index_select(x, 0, ids({3})), doctest::Contains("index 3 is out of bounds for dimension 0 with size 3"),
-                       IndexError);
+  CHECK_THROWS_WITH_AS(index_select(x, 0, ids({3})),
+                       doctest::Contains("index 3 is out of bounds for dimension 0 with size 3"), IndexError);
   CHECK_THROWS_AS(gather(x, 1, ids({0}).to(kInt32).view({1, 1})), DTypeError);
 }
 

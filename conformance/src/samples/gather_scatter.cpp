@@ -29,12 +29,16 @@ Value fill_value(SampleContext& c) {
 Value overflow_value(SampleContext& c) {
   switch (c.dtype()) {
     case kBool:
-    case kFloat64: return Value();
-    case kInt64: return 1e300;
+    case kFloat64:
+      return Value();
+    case kInt64:
+      return 1e300;
     case kFloat32:
     case kFloat16:
-    case kBFloat16: return 1e300;
-    default: return int64_t{1} << 40;
+    case kBFloat16:
+      return 1e300;
+    default:
+      return int64_t{1} << 40;
   }
 }
 DType other_dtype(SampleContext& c) { return c.dtype() == kFloat64 ? kFloat32 : kFloat64; }
@@ -96,7 +100,8 @@ std::vector<Sample> scatter_src_common(SampleContext& c, bool inplace) {
   out.push_back(ok({c.make({}), 0, idx(c, {}, 1), c.make({})}, "0-d"));
   out.push_back(ok({c.make({0, 3}), 1, idx(c, {0, 2}, 3), c.make({0, 2})}, "zero-size"));
   out.push_back(ok({c.make({3, 4}), 1, idx(c, {0}, 4), c.make({2})}, "empty index (no shape checks)"));
-  out.push_back(fails({c.make({3, 4}), 1, idx_const(c, {1, 2}, 4), c.make({1, 2})}, "index out of range", "IndexError"));
+  out.push_back(
+      fails({c.make({3, 4}), 1, idx_const(c, {1, 2}, 4), c.make({1, 2})}, "index out of range", "IndexError"));
   out.push_back(fails({c.make({3, 4}), 1, idx_const(c, {1, 2}, -1), c.make({1, 2})}, "negative index", "IndexError"));
   out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4).to(kInt32), c.make({1, 2})}, "int32 index", "DTypeError"));
   out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4), c.make({1, 2}, C, other_dtype(c))},
@@ -125,7 +130,8 @@ std::vector<Sample> scatter_value_common(SampleContext& c, bool inplace) {
   out.push_back(ok({c.make({0, 3}), 1, idx(c, {0, 2}, 3), v}, "zero-size"));
   out.push_back(fails({c.make({3, 4}), 0, idx_const(c, {1, 2}, 3), v}, "index out of range", "IndexError"));
   out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4).to(kInt32), v}, "int32 index", "DTypeError"));
-  out.push_back(fails({c.make({3, 4}), 1, idx(c, {4, 1}, 4), v}, "index larger than self apart from dim", "ShapeError"));
+  out.push_back(
+      fails({c.make({3, 4}), 1, idx(c, {4, 1}, 4), v}, "index larger than self apart from dim", "ShapeError"));
   const Value big = overflow_value(c);
   if (!big.is_none())
     out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4), big}, "value overflows the dtype", "ValueError"));
@@ -237,15 +243,15 @@ std::vector<Sample> index_samples(SampleContext& c) {
   out.push_back(ok({c.make({2, 3}, O), list({none, idx(c, {}, 3)})}, "offset self, 0-d index"));
   out.push_back(ok({c.make({0, 3}), list({idx(c, {0}, 1)})}, "zero-size"));
   out.push_back(fails({c.make({3, 4}), list({idx_const(c, {2}, 3)})}, "index out of range", "IndexError"));
-  out.push_back(fails({c.make({3, 4}), list({none, idx_const(c, {2}, -5)})}, "negative index out of range",
-                      "IndexError"));
+  out.push_back(
+      fails({c.make({3, 4}), list({none, idx_const(c, {2}, -5)})}, "negative index out of range", "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({idx(c, {2}, 3).to(kInt32)})}, "int32 index", "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({c.make({2}, C, kFloat32, 0, 3)})}, "float index", "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({idx(c, {1}, 3), idx(c, {1}, 4), idx(c, {1}, 1)})}, "too many indices",
                       "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({mask(c, {4})})}, "mask shape mismatch", "IndexError"));
-  out.push_back(fails({c.make({3, 4}), list({idx(c, {2}, 3), idx(c, {3}, 4)})}, "indices do not broadcast",
-                      "IndexError"));
+  out.push_back(
+      fails({c.make({3, 4}), list({idx(c, {2}, 3), idx(c, {3}, 4)})}, "indices do not broadcast", "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({none})}, "only None", "IndexError"));
   return out;
 }
@@ -268,8 +274,8 @@ std::vector<Sample> index_put_samples(SampleContext& c) {
   out.push_back(fails({c.make({3, 4}), list({idx(c, {2}, 3).to(kInt32)}), c.make({})}, "int32 index", "IndexError"));
   out.push_back(fails({c.make({3, 4}), list({range(c, 0, 2)}), c.make({}, C, other_dtype(c))}, "values dtype differs",
                       "DTypeError"));
-  out.push_back(fails({c.make({3, 4}), list({range(c, 0, 2)}), c.make({2, 5})}, "values do not broadcast",
-                      "ShapeError"));
+  out.push_back(
+      fails({c.make({3, 4}), list({range(c, 0, 2)}), c.make({2, 5})}, "values do not broadcast", "ShapeError"));
   return out;
 }
 

@@ -3,14 +3,13 @@
 // (index.Tensor) and index_put_. Shape functions check everything knowable
 // without the data; index values are checked by the kernels (IndexError).
 // Index lists are Tensor?[]: None items are undefined Tensors.
-#include "shape_util.h"
-
 #include <axle/ops.h>
-
-#include "../api/op_handle.h"
 
 #include <cmath>
 #include <limits>
+
+#include "../api/op_handle.h"
+#include "shape_util.h"
 
 namespace axle::shape {
 namespace {
@@ -24,16 +23,34 @@ bool fits(const Value& v, DType dt) {
   if (dt == kBool) return true;
   double lo = 0, hi = 0;
   switch (dt) {
-    case kFloat32: lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max(); break;
-    case kFloat64: return true;
-    case kFloat16: lo = -65504.0, hi = 65504.0; break;
-    case kBFloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
-    case kInt8: lo = -128, hi = 127; break;
-    case kUInt8: lo = 0, hi = 255; break;
-    case kInt16: lo = -32768, hi = 32767; break;
-    case kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case kInt64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
-    default: return true;
+    case kFloat32:
+      lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max();
+      break;
+    case kFloat64:
+      return true;
+    case kFloat16:
+      lo = -65504.0, hi = 65504.0;
+      break;
+    case kBFloat16:
+      lo = -3.3895313892515355e38, hi = 3.3895313892515355e38;
+      break;
+    case kInt8:
+      lo = -128, hi = 127;
+      break;
+    case kUInt8:
+      lo = 0, hi = 255;
+      break;
+    case kInt16:
+      lo = -32768, hi = 32767;
+      break;
+    case kInt32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    case kInt64:
+      lo = -9223372036854775808.0, hi = 9223372036854775807.0;
+      break;
+    default:
+      return true;
   }
   if (v.tag() == Value::Tag::Bool) return true;
   if (v.tag() == Value::Tag::Int) {
@@ -61,8 +78,7 @@ void index_select_shape(ShapeContext& c) {
   const int64_t dim = wrap_dim(c.args[1].to_int(), std::max<int64_t>(self.dim(), 1), c.op);
   AXLE_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32, DTypeError, c.op,
              ": Expected dtype int32 or int64 for index, got ", dtype_name(index.dtype()));
-  AXLE_CHECK(index.dim() <= 1, IndexError, c.op, ": Index is supposed to be a vector, got ", index.dim(),
-             " dims");
+  AXLE_CHECK(index.dim() <= 1, IndexError, c.op, ": Index is supposed to be a vector, got ", index.dim(), " dims");
   IntList sizes = self.sizes();
   if (self.dim() > 0) {
     AXLE_CHECK(self.sizes()[dim] > 0 || index.numel() == 0, IndexError, c.op, ": index is out of bounds for dimension ",
@@ -127,9 +143,8 @@ void scatter_common(ShapeContext& c, bool src_is_tensor) {
                    str(src.sizes()));
     } else {
       for (int64_t d = 0; d < nonempty_dim(self); ++d)
-        AXLE_CHECK(d == dim || nonempty_size(index, d) <= nonempty_size(self, d), ShapeError, c.op,
-                   ": Expected index ", str(index.sizes()), " to be smaller than self ", str(self.sizes()),
-                   " apart from dimension ", dim);
+        AXLE_CHECK(d == dim || nonempty_size(index, d) <= nonempty_size(self, d), ShapeError, c.op, ": Expected index ",
+                   str(index.sizes()), " to be smaller than self ", str(self.sizes()), " apart from dimension ", dim);
     }
   }
   c.args[1] = dim;
@@ -248,8 +263,8 @@ std::optional<IntList> index_result_shape(ShapeContext& c, const Tensor& self, c
         const int64_t d = consumed + j;
         AXLE_CHECK(d < self.dim(), IndexError, c.op, ": too many indices for tensor of dimension ", self.dim());
         AXLE_CHECK(t.sizes()[j] == self.sizes()[d], IndexError, c.op, ": The shape of the mask ", str(t.sizes()),
-                   " at index ", j, " does not match the shape of the indexed tensor ", str(self.sizes()),
-                   " at index ", d);
+                   " at index ", j, " does not match the shape of the indexed tensor ", str(self.sizes()), " at index ",
+                   d);
       }
       consumed += t.dim();
     } else {
