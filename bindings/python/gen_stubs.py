@@ -19,6 +19,7 @@ PY_TYPES = {
     "ScalarType": "dtype", "ScalarType?": "dtype | None", "str": "str", "str?": "str | None",
     "Device": "str | device", "Device?": "str | device | None", "Layout?": "Any", "MemoryFormat?": "Any",
 }
+PY_TYPES["Tensor?[]"] = "Sequence[Tensor | None]"
 PY_DEFAULTS = {"True": "True", "False": "False", "None": "None"}
 
 

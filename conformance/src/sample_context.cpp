@@ -220,6 +220,7 @@ const std::vector<OpSamples>& all_samples() {
         &nn_samples,
         &blas_samples,
         &conv_pool_samples,
+        &gather_scatter_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -76,7 +76,15 @@ Device target_device(const OpEntry& op, const Stack& args) {
                                            "'; kernels exist for: ", have.empty() ? "(none)" : have));
 }
 
+// An undefined Tensor (None in a Tensor?[] list) is a view with data == NULL
+// and ndim == -1 (docs/plugin-abi.md).
 void fill_view(axle_tensor_view& v, const Tensor& t) {
+  if (!t.defined()) {
+    v = axle_tensor_view{};
+    v.struct_size = sizeof v;
+    v.ndim = -1;
+    return;
+  }
   v.struct_size = sizeof v;
   v.data = t.data_ptr();
   v.dtype = static_cast<axle_dtype>(t.dtype());
@@ -187,7 +195,7 @@ Value to_host(const Value& v) {
   if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(Device("cpu"));
   if (v.tag() == Value::Tag::TensorList) {
     std::vector<Tensor> out;
-    for (const Tensor& t : v.tensors()) out.push_back(t.to(Device("cpu")));
+    for (const Tensor& t : v.tensors()) out.push_back(t.defined() ? t.to(Device("cpu")) : Tensor());
     return out;
   }
   return v;

@@ -10,6 +10,7 @@ namespace axle {
 std::string ArgType::str() const {
   static const char* kNames[] = {"Tensor", "Tensor[]", "int", "int[]", "float", "bool", "Scalar", "ScalarType",
                                  "str", "Device", "Layout", "MemoryFormat", "Generator"};
+  if (optional_elements) return std::string("Tensor?[]") + (optional ? "?" : "");
   return std::string(kNames[static_cast<int>(kind)]) + (optional ? "?" : "");
 }
 
@@ -151,6 +152,10 @@ class Parser {
     Argument a;
     a.type = type();
     if (a.type.kind == ArgKind::Tensor) alias(a);
+    if (a.type.kind == ArgKind::Tensor && peek("?[")) {  // Tensor?[]: a list of optional tensors
+      ++pos_;
+      a.type.optional_elements = true;
+    }
     if (peek("[")) {
       ++pos_;
       skip_ws();
@@ -161,6 +166,7 @@ class Parser {
         a.type.fixed_size = std::atoll(std::string(s_.substr(start, pos_ - start)).c_str());
       }
       expect("]");
+      AXLE_CHECK_SCHEMA(!a.type.optional_elements || a.type.fixed_size < 0, "Tensor?[] cannot have a fixed size");
       if (a.type.kind == ArgKind::Tensor)
         a.type.kind = ArgKind::TensorList;
       else if (a.type.kind == ArgKind::Int)

@@ -46,6 +46,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_nn,
       &register_blas,
       &register_conv_pool,
+      &register_gather_scatter,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

@@ -35,6 +35,12 @@ TEST_CASE("PyTorch schemas parse") {
 
   const auto l = FunctionSchema::parse("cat(Tensor[] tensors, int dim=0) -> Tensor");
   CHECK(l.arguments[0].type.kind == ArgKind::TensorList);
+  const auto ix = FunctionSchema::parse("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor");
+  CHECK(ix.arguments[1].type.kind == ArgKind::TensorList);
+  CHECK(ix.arguments[1].type.optional_elements);
+  CHECK_FALSE(ix.arguments[1].type.optional);
+  CHECK(ix.arguments[1].type.str() == "Tensor?[]");
+  CHECK_FALSE(l.arguments[0].type.optional_elements);
   const auto d = FunctionSchema::parse(
       "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor");
   CHECK(d.arguments[2].type.kind == ArgKind::Str);

@@ -81,6 +81,10 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) break;
       std::vector<Tensor> ts;
       for (const py::handle& item : obj) {
+        if (item.is_none() && type.optional_elements) {  // Tensor?[]: None items are undefined Tensors
+          ts.emplace_back();
+          continue;
+        }
         if (!is_tensor(item.ptr())) {
           why = "expected a sequence of Tensors";
           return std::nullopt;
@@ -108,6 +112,12 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       why = "expected a bool";
       return std::nullopt;
     case ArgKind::Scalar:
+      // As torch's argument parser: a Tensor passes for a Scalar only when 0-dim (so that
+      // scatter(..., src) with a one-element src binds scatter.src, not scatter.value).
+      if (py::isinstance<Tensor>(obj) && obj.cast<const Tensor&>().dim() != 0) {
+        why = "expected a number or a 0-dim Tensor";
+        return std::nullopt;
+      }
       if (auto s = as_scalar(obj)) return Value(*s);
       why = "expected a number";
       return std::nullopt;

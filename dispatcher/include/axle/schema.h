@@ -1,6 +1,6 @@
 // Operator schemas in PyTorch's grammar:
 //   add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-// Types: Tensor, Tensor?, Tensor[], int, int[], int[N], float, bool, Scalar,
+// Types: Tensor, Tensor?, Tensor[], Tensor?[], int, int[], int[N], float, bool, Scalar,
 // ScalarType, str, Device, Layout, MemoryFormat (each optionally '?'), alias
 // annotations like Tensor(a!), defaults, keyword-only marker '*'.
 #pragma once
@@ -21,6 +21,7 @@ struct AXLE_API ArgType {
   ArgKind kind = ArgKind::Tensor;
   bool optional = false;
   int64_t fixed_size = -1;  // int[2]
+  bool optional_elements = false;  // Tensor?[]: items may be None (undefined Tensors in the list)
   std::string str() const;
 };
 

@@ -79,6 +79,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::nn_ops,
         &shape::blas_ops,
         &shape::conv_pool_ops,
+        &shape::gather_scatter_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -30,5 +30,6 @@ std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> conv_pool_ops();
+std::vector<OpDecl> gather_scatter_ops();
 
 }  // namespace axle::shape
