@@ -214,6 +214,7 @@ const std::vector<OpSamples>& all_samples() {
         &reduction_samples,
         &linalg_samples,
         &indexing_samples,
+        &reduce_ops_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -13,6 +13,7 @@ axle_status register_unary_math(const axle_registrar* r);
 // Registers the table-driven binary math kernels (binary_math.cpp).
 axle_status register_binary_math(const axle_registrar* r);
 // Further families register their own kernels (register_<family> in <family>.cpp):
+axle_status register_reduce_ops(const axle_registrar* r);
 
 axle_status fill(void*, const axle_kernel_call* call);
 axle_status arange(void*, const axle_kernel_call* call);

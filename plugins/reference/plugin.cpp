@@ -39,6 +39,7 @@ axle_status register_plugin(const axle_registrar* r) {
   axle_status (*const families[])(const axle_registrar*) = {
       &register_unary_math,
       &register_binary_math,
+      &register_reduce_ops,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

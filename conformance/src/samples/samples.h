@@ -13,6 +13,7 @@ std::vector<OpSamples> pointwise_samples();
 std::vector<OpSamples> reduction_samples();
 std::vector<OpSamples> linalg_samples();
 std::vector<OpSamples> indexing_samples();
+std::vector<OpSamples> reduce_ops_samples();
 
 // Helpers for generators.
 inline Sample ok(Stack args, std::string note) { return Sample{std::move(args), std::move(note), "", 0, 0}; }

@@ -103,3 +103,4 @@ AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, dou
 }  // namespace axle
 
 // The C++ API of further op families, one header each (axle/ops/<family>.h):
+#include <axle/ops/reduce_ops.h>

@@ -73,6 +73,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::reduction_ops,
         &shape::linalg_ops,
         &shape::indexing_ops,
+        &shape::reduce_ops_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

@@ -24,5 +24,6 @@ std::vector<OpDecl> pointwise_ops();
 std::vector<OpDecl> reduction_ops();
 std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> indexing_ops();
+std::vector<OpDecl> reduce_ops_ops();
 
 }  // namespace axle::shape
