@@ -36,6 +36,8 @@ TEST_CASE("reduce_ops C++ API") {
   auto [nv, ni] = min(x, 0, true);
   CHECK(nv.sizes() == IntList{1, 3});
   CHECK(values(ni) == V{1, 0, 1});
+  CHECK(values(max(x, from({0}, {1}))) == V{3, 0, 2, 0, 5, 0});
+  CHECK(values(min(x, from({0}, {1}))) == V{0, -1, 0, 0, 0, -4});
   CHECK(values(argmax(x)) == V{4});
   CHECK(values(argmin(x, 1)) == V{1, 2});
   CHECK(values(var(from({1, 2, 3, 4}, {4}, kFloat64))) == V{5.0 / 3.0});

@@ -107,6 +107,8 @@ std::vector<Sample> max_dim_samples(SampleContext& c) {
   return out;
 }
 
+std::vector<Sample> max_other_samples(SampleContext& c) { return binary_samples(c); }
+
 // ---- argmax / argmin (self, dim?, keepdim)
 std::vector<Sample> argmax_samples(SampleContext& c) {
   std::vector<Sample> out;
@@ -362,6 +364,8 @@ std::vector<OpSamples> reduce_ops_samples() {
       {"min", &max_all_samples},
       {"max.dim", &max_dim_samples},
       {"min.dim", &max_dim_samples},
+      {"max.other", &max_other_samples},
+      {"min.other", &max_other_samples},
       {"argmax", &argmax_samples, kNumeric},
       {"argmin", &argmax_samples, kNumeric},
       {"var", &var_samples, {}, 8},

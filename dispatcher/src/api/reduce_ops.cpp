@@ -27,6 +27,8 @@ Tensor min(const Tensor& self) { return one(AXLE_OP("min"), {self}); }
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   return two(AXLE_OP("min.dim"), {self, dim, keepdim});
 }
+Tensor max(const Tensor& self, const Tensor& other) { return one(AXLE_OP("max.other"), {self, other}); }
+Tensor min(const Tensor& self, const Tensor& other) { return one(AXLE_OP("min.other"), {self, other}); }
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   return one(AXLE_OP("argmax"), {self, dim, keepdim});
 }

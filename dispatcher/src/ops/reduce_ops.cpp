@@ -1,5 +1,5 @@
 // More reductions and ops along a dim: prod, amax/amin, max/min (whole and with
-// indices), argmax/argmin, var/std, norm, logsumexp, all/any, cumsum/cumprod,
+// indices, or elementwise with another tensor), argmax/argmin, var/std, norm, logsumexp, all/any, cumsum/cumprod,
 // count_nonzero, topk, sort/argsort. Shape functions wrap and normalize dims
 // (dim lists become sorted explicit lists, see reduce_util.h) before kernels run.
 #include "reduce_util.h"
@@ -209,9 +209,14 @@ std::vector<OpDecl> reduce_ops_ops() {
       {"max(Tensor self) -> Tensor", &max_all_shape, nullptr, "Maximum of all elements; NaN propagates."},
       {"max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", &max_dim_shape, nullptr,
        "Maximum along a dim and the index of its first occurrence (NaN counts as the maximum)."},
+      // After max.dim, so that max(t, 1) picks the dim form from Python.
+      {"max.other(Tensor self, Tensor other) -> Tensor", nullptr,
+       [](const Stack& a) { return call_op("maximum", {a[0], a[1]}); }, "maximum(self, other)."},
       {"min(Tensor self) -> Tensor", &max_all_shape, nullptr, "Minimum of all elements; NaN propagates."},
       {"min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", &max_dim_shape, nullptr,
        "Minimum along a dim and the index of its first occurrence (NaN counts as the minimum)."},
+      {"min.other(Tensor self, Tensor other) -> Tensor", nullptr,
+       [](const Stack& a) { return call_op("minimum", {a[0], a[1]}); }, "minimum(self, other)."},
       {"argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", &argmax_shape, nullptr,
        "Index of the first maximum along a dim, or in the flattened tensor."},
       {"argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", &argmax_shape, nullptr,

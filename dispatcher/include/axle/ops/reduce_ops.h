@@ -20,6 +20,8 @@ AXLE_API Tensor max(const Tensor& self);
 AXLE_API std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
 AXLE_API Tensor min(const Tensor& self);
 AXLE_API std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
+AXLE_API Tensor max(const Tensor& self, const Tensor& other);  // max.other = maximum
+AXLE_API Tensor min(const Tensor& self, const Tensor& other);  // min.other = minimum
 AXLE_API Tensor argmax(const Tensor& self, std::optional<int64_t> dim = {}, bool keepdim = false);
 AXLE_API Tensor argmin(const Tensor& self, std::optional<int64_t> dim = {}, bool keepdim = false);
 
