@@ -221,6 +221,7 @@ const std::vector<OpSamples>& all_samples() {
         &blas_samples,
         &conv_pool_samples,
         &gather_scatter_samples,
+        &reduce_ops_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

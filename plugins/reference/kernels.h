@@ -20,6 +20,7 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_blas(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
 axle_status register_gather_scatter(const axle_registrar* r);
+axle_status register_reduce_ops(const axle_registrar* r);
 
 axle_status fill(void*, const axle_kernel_call* call);
 axle_status arange(void*, const axle_kernel_call* call);

@@ -47,6 +47,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_blas,
       &register_conv_pool,
       &register_gather_scatter,
+      &register_reduce_ops,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

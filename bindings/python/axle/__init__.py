@@ -4,6 +4,8 @@ The operators are not listed here by hand: every operator declared in the C++
 dispatcher becomes ``axle.<name>`` (and a Tensor method when its first argument is
 ``Tensor self``) at import, from the declarations' schemas.
 """
+import builtins as _builtins  # ops named like builtins (all, any, max, ...) shadow them in this module
+
 from . import _errors
 from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexError, NotImplementedError,
                       OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
@@ -211,7 +213,8 @@ def save(obj, path, metadata=None):
             raise TypeError("save(): a .npy file holds one Tensor, got %s" % type(obj).__name__)
         _C._save_npy(obj, path)
         return
-    if not isinstance(obj, dict) or not all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
+    if not isinstance(obj, dict) or not _builtins.all(
+            isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
         raise TypeError("save(): expected a dict of str -> Tensor")
     _C._save_safetensors(obj, path, dict(metadata or {}))
 

@@ -20,6 +20,7 @@ std::vector<OpSamples> nn_samples();
 std::vector<OpSamples> blas_samples();
 std::vector<OpSamples> conv_pool_samples();
 std::vector<OpSamples> gather_scatter_samples();
+std::vector<OpSamples> reduce_ops_samples();
 
 // Helpers for generators.
 inline Sample ok(Stack args, std::string note) { return Sample{std::move(args), std::move(note), "", 0, 0}; }

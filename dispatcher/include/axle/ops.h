@@ -109,3 +109,4 @@ AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, dou
 #include <axle/ops/blas.h>
 #include <axle/ops/conv_pool.h>
 #include <axle/ops/gather_scatter.h>
+#include <axle/ops/reduce_ops.h>

@@ -1,9 +1,7 @@
 // Reductions: sum and mean over all dims (composites) or a dim list.
-#include "shape_util.h"
+#include "reduce_util.h"
 
 #include <axle/ops.h>
-
-#include <algorithm>
 
 namespace axle::shape {
 namespace {
@@ -12,28 +10,9 @@ namespace {
 // a 0-dim input) and computes the output sizes.
 IntList reduce_sizes(ShapeContext& c) {
   const Tensor& t = c.args[0].tensor();
-  const int64_t n = t.dim();
-  const bool keepdim = c.args[2].to_bool();
-  IntList dims;
-  if (!c.args[1].is_none()) {
-    for (int64_t d : c.args[1].int_list()) {
-      const int64_t w = wrap_dim(d, n, c.op);
-      AXLE_CHECK(std::find(dims.begin(), dims.end(), w) == dims.end(), ValueError, c.op, ": dim ", w,
-                 " appears multiple times in the list of dims");
-      dims.push_back(w);
-    }
-  }
-  if (n == 0) dims.clear();
-  else if (dims.empty()) for (int64_t d = 0; d < n; ++d) dims.push_back(d);
-  std::sort(dims.begin(), dims.end());
-  IntList sizes;
-  for (int64_t d = 0; d < n; ++d) {
-    const bool reduced = std::binary_search(dims.begin(), dims.end(), d);
-    if (!reduced) sizes.push_back(t.sizes()[d]);
-    else if (keepdim) sizes.push_back(1);
-  }
+  const IntList dims = normalize_reduce_dims(t, c.args[1], c.op);
   c.args[1] = dims;
-  return sizes;
+  return reduced_sizes(t.sizes(), dims, c.args[2].to_bool());
 }
 
 void sum_shape(ShapeContext& c) {

@@ -80,6 +80,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::blas_ops,
         &shape::conv_pool_ops,
         &shape::gather_scatter_ops,
+        &shape::reduce_ops_ops,
     };
     for (auto family : families) {
       const std::vector<OpDecl> list = family();

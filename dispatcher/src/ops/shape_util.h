@@ -31,5 +31,6 @@ std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> conv_pool_ops();
 std::vector<OpDecl> gather_scatter_ops();
+std::vector<OpDecl> reduce_ops_ops();
 
 }  // namespace axle::shape
