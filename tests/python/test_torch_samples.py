@@ -23,14 +23,60 @@ SAMPLE_OPS = axle._C._sample_ops()
 DTYPES = {i: name for i, name in enumerate(["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16",
                                              "int32", "int64", "bool"])}
 
+def _rms_norm(input, normalized_shape, weight=None, eps=None):
+    # torch 2.x's F.rms_norm, composed of torch 1.13 ops in float64.
+    dims = tuple(range(-len(normalized_shape), 0))
+    if not input.is_floating_point():
+        raise RuntimeError("rms_norm: expected a floating point input")
+    if eps is None:
+        eps = torch.finfo(input.dtype).eps
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != tuple(normalized_shape):
+        raise RuntimeError("rms_norm: normalized_shape does not match the input's trailing dims")
+    x = input.double()
+    y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
+    if weight is not None:
+        y = y * weight.double()
+    return y.to(input.dtype)
+
+
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    # torch 2.x's F.scaled_dot_product_attention (no dropout), composed in float64.
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if dropout_p > 0:
+        raise NotImplementedError("dropout in attention is not compared")
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError("Expected query, key, and value to have the same dtype")
+    scale = 1.0 / query.size(-1) ** 0.5 if scale is None else scale
+    scores = query.double() @ key.double().transpose(-2, -1) * scale
+    if is_causal:
+        l, s = scores.shape[-2], scores.shape[-1]
+        attn_mask = torch.ones(l, s, dtype=torch.bool).tril()
+    if attn_mask is not None:
+        scores = scores.masked_fill(~attn_mask, float("-inf")) if attn_mask.dtype == torch.bool else \
+            scores + attn_mask.double()
+    return (torch.softmax(scores, -1) @ value.double()).to(query.dtype)
+
+
+def _convolution_out(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out=None):
+    # aten 1.13 has no convolution.out: the functional op, written into out.
+    return out.copy_(torch.ops.aten.convolution(input, weight, bias, stride, padding, dilation, transposed,
+                                                 output_padding, groups))
+
+
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
 # or declares it differently.
 TORCH_EQUIVALENT = {
+    "rms_norm": _rms_norm,
+    "scaled_dot_product_attention": _sdpa,
+    "convolution.out": _convolution_out,
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
     # Not an aten op in 1.13: torch.nn.functional's composition.
     "softsign": lambda self: torch.nn.functional.softsign(self),
+    # torch.norm's string p ('fro'); aten 1.13 has no such overload.
+    "norm.str": lambda self, p="fro", dim=None, keepdim=False: torch.norm(self, p, dim, keepdim),
     # aten's rand/randn/randint take the generator in separate overloads; torch.* in one.
     "rand": lambda size, generator=None, dtype=None, device=None: torch.rand(size, dtype=dtype, device=device),
     "randn": lambda size, generator=None, dtype=None, device=None: torch.randn(size, dtype=dtype, device=device),
@@ -58,11 +104,11 @@ def to_torch(v):
         # expanded and transposed inputs behave as in axle).
         try:
             return torch.from_dlpack(v.cpu())
-        except Exception:  # noqa: BLE001 - dtypes torch 1.13's DLPack lacks: a copy
+        except Exception:  # noqa: BLE001 - dtypes torch 1.13's DLPack lacks (bool): numpy keeps the strides
             host = v.cpu()
             if v.dtype.name == "bfloat16":
                 return torch.from_numpy(np.array(host.to(axle.float32))).to(torch.bfloat16)
-            return torch.from_numpy(np.array(host.contiguous()))
+            return torch.from_numpy(np.asarray(host))
     if isinstance(v, axle.dtype):
         return getattr(torch, v.name)
     if isinstance(v, axle.device):

@@ -118,7 +118,7 @@ def _takes_varargs_ints(group):
 
 def _make_method(fn, varargs_ints=False):
     def method(self, *args, **kwargs):
-        if varargs_ints and len(args) > 1 and all(type(a) is _builtin_int for a in args):
+        if varargs_ints and len(args) > 1 and _builtins.all(type(a) is _builtin_int for a in args):
             args = (args,)
         return fn(self, *args, **kwargs)
 

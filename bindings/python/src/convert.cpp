@@ -65,7 +65,7 @@ py::object dtype_object(DType d) {
   return module.attr(std::string(dtype_name(d)).c_str());
 }
 
-std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::string& why) {
+std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::string& why, bool tensor_as_scalar) {
   if (obj.is_none()) {
     if (type.optional) return Value();
     why = "None is not allowed";
@@ -114,8 +114,8 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
     case ArgKind::Scalar:
       // As torch's argument parser: a Tensor passes for a Scalar only when 0-dim (so that
       // scatter(..., src) with a one-element src binds scatter.src, not scatter.value).
-      if (py::isinstance<Tensor>(obj) && obj.cast<const Tensor&>().dim() != 0) {
-        why = "expected a number or a 0-dim Tensor";
+      if (is_tensor(obj.ptr()) && (!tensor_as_scalar || tensor_ref(obj.ptr()).dim() != 0)) {
+        why = tensor_as_scalar ? "expected a number or a 0-dim Tensor" : "expected a number";
         return std::nullopt;
       }
       if (auto s = as_scalar(obj)) return Value(*s);
@@ -148,7 +148,11 @@ py::object from_value(const Value& v) {
   switch (v.tag()) {
     case Value::Tag::None: return py::none();
     case Value::Tag::Tensor: return wrap_tensor(v.tensor());
-    case Value::Tag::TensorList: return py::cast(v.tensors());
+    case Value::Tag::TensorList: {  // undefined items (Tensor?[]) are None
+      py::list out;
+      for (const Tensor& t : v.tensors()) out.append(t.defined() ? wrap_tensor(t) : py::none());
+      return out;
+    }
     case Value::Tag::Int: return py::int_(v.to_int());
     case Value::Tag::IntList: return py::cast(v.int_list());
     case Value::Tag::Double: return py::float_(v.to_double());

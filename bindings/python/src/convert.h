@@ -15,7 +15,10 @@ namespace py = pybind11;
 
 // Converts `obj` for an argument of type `type`; nullopt (with `why`) when the
 // Python value does not fit that type, so overload resolution can try the next.
-std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::string& why);
+// tensor_as_scalar=false refuses 0-dim Tensors for Scalar parameters (the first,
+// exact pass of overload resolution: clamp(t, tensor) binds clamp.Tensor).
+std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::string& why,
+                              bool tensor_as_scalar = true);
 // A Value returned by an op as a Python object.
 py::object from_value(const Value& v);
 // axle.dtype / axle.device objects <-> C++.

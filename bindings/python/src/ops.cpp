@@ -17,7 +17,7 @@ namespace {
 // keywords named in `kwnames`) to one schema; nullopt (with the reason) when they
 // do not fit, so the next overload can be tried.
 std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t nargs, PyObject* kwnames,
-                          std::string& why) {
+                          std::string& why, bool tensor_as_scalar) {
   const size_t n = s.arguments.size();
   size_t positional = 0;
   for (const Argument& a : s.arguments) positional += a.kwarg_only ? 0 : 1;
@@ -59,7 +59,7 @@ std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t
       continue;
     }
     std::string reason;
-    std::optional<Value> v = to_value(given[i], a.type, reason);
+    std::optional<Value> v = to_value(given[i], a.type, reason, tensor_as_scalar);
     if (!v) {
       why = "argument '" + a.name + "' (" + a.type.str() + "): " + reason + ", got " + Py_TYPE(given[i])->tp_name;
       return std::nullopt;
@@ -107,22 +107,26 @@ py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
 }
 
 py::object OpGroup::call_fast(PyObject* const* args, size_t nargs, PyObject* kwnames) const {
+  // Two passes, as torch's argument parser ranks overloads: first Tensors bind only to
+  // Tensor parameters; then a 0-dim Tensor may also stand for a Scalar.
   std::string reasons;
-  for (const OpHandle& h : overloads_) {
-    std::string why;
-    std::optional<Stack> stack = bind(h.schema(), args, nargs, kwnames, why);
-    if (!stack) {
-      reasons += "\n  " + h.schema().text + ": " + why;
-      continue;
+  for (const bool lenient : {false, true}) {
+    for (const OpHandle& h : overloads_) {
+      std::string why;
+      std::optional<Stack> stack = bind(h.schema(), args, nargs, kwnames, why, lenient);
+      if (!stack) {
+        if (lenient) reasons += "\n  " + h.schema().text + ": " + why;
+        continue;
+      }
+      Stack out;
+      if (large_call(*stack)) {
+        py::gil_scoped_release release;
+        out = call_op(h, std::move(*stack));
+      } else {
+        out = call_op(h, std::move(*stack));
+      }
+      return results(h.schema(), std::move(out));
     }
-    Stack out;
-    if (large_call(*stack)) {
-      py::gil_scoped_release release;
-      out = call_op(h, std::move(*stack));
-    } else {
-      out = call_op(h, std::move(*stack));
-    }
-    return results(h.schema(), std::move(out));
   }
   throw ArgumentTypeError(name_ + "(): no overload matches these arguments:" + reasons);
 }

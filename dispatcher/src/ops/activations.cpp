@@ -55,30 +55,7 @@ void require_float(ShapeContext& c, const char* kernel, DType d, bool bf16 = tru
 // wrap around), doubles within it strictly. doubles=false: double scalars are not
 // converted (they promote the computation to float instead).
 void check_fits(ShapeContext& c, DType d, const Value& v, bool doubles = true) {
-  if (v.is_none() || !is_integral(d, false)) return;
-  const bool dbl = v.tag() == Value::Tag::Double;
-  if (dbl && !doubles) return;
-  const double x = v.to_double();
-  double lo = 0, hi = 0;
-  switch (d) {
-    case kInt8:
-      lo = -128, hi = 127;
-      break;
-    case kUInt8:
-      lo = dbl ? 0 : -255, hi = 255;
-      break;
-    case kInt16:
-      lo = -32768, hi = 32767;
-      break;
-    case kInt32:
-      lo = -2147483648.0, hi = 2147483647.0;
-      break;
-    default:  // int64: any integer scalar; a double below 2^63 in magnitude
-      if (!dbl) return;
-      lo = -9223372036854775808.0, hi = 9223372036854774784.0;
-  }
-  AXLE_CHECK(x >= lo && x <= hi, ValueError, c.op, ": value cannot be converted to type ", dtype_name(d),
-             " without overflow: ", v.repr());
+  check_scalar_fits(c.op, d, v, doubles);
 }
 
 // torch.result_type(tensor of dtype d, scalar): scalars only raise the category.

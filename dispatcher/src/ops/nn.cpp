@@ -250,6 +250,7 @@ void pad_shape(ShapeContext& c) {
   IntList out = t.sizes();
   if (mode == "constant") {
     if (c.args[3].is_none()) c.args[3] = 0.0;
+    check_scalar_fits(c.op, t.dtype(), c.args[3]);
   } else {
     AXLE_CHECK(c.args[3].is_none() || c.args[3].to_double() == 0, ValueError, c.op, ": Padding mode \"", mode,
                "\" doesn't take in value argument");

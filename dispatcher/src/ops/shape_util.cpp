@@ -54,6 +54,33 @@ DType result_type(std::initializer_list<const Tensor*> tensors) {
   return r == kNone ? get_default_dtype() : static_cast<DType>(r);
 }
 
+void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles) {
+  if (v.is_none() || !is_integral(d, false)) return;
+  const bool dbl = v.tag() == Value::Tag::Double;
+  if (dbl && !doubles) return;
+  const double x = v.to_double();
+  double lo = 0, hi = 0;
+  switch (d) {
+    case kInt8:
+      lo = -128, hi = 127;
+      break;
+    case kUInt8:
+      lo = dbl ? 0 : -255, hi = 255;
+      break;
+    case kInt16:
+      lo = -32768, hi = 32767;
+      break;
+    case kInt32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    default:  // int64: any integer scalar; a double below 2^63 in magnitude
+      if (!dbl) return;
+      lo = -9223372036854775808.0, hi = 9223372036854774784.0;
+  }
+  AXLE_CHECK(x >= lo && x <= hi, ValueError, op, ": value cannot be converted to type ", dtype_name(d),
+             " without overflow: ", v.repr());
+}
+
 bool can_cast(DType from, DType to) {
   if (is_floating_point(from) && is_integral(to, true)) return false;
   if (from != kBool && to == kBool) return false;

@@ -17,6 +17,11 @@ IntList broadcast(const IntList& a, const IntList& b);
 DType result_type(std::initializer_list<const Tensor*> tensors);
 // PyTorch's canCast: no float->integral, no non-bool->bool.
 bool can_cast(DType from, DType to);
+// A Scalar written into integer dtype d must fit (c10's checked conversion): ints
+// within the type's range (uint8 also takes -255..-1, which wrap), doubles strictly;
+// doubles=false skips doubles (they promote the computation to float instead).
+// ValueError "value cannot be converted to type ... without overflow" otherwise.
+void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = true);
 // The ops' family lists (one per file), concatenated by builtin_op_decls().
 std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
