@@ -56,33 +56,77 @@ IntList int_args(const py::args& args) {  // f(2, 3) and f((2, 3))
 }
 
 // Applies a Python index (int, slice, None, Ellipsis, or a tuple of them) as views.
-Tensor index(const Tensor& self, const py::handle& idx) {
+// t[idx] as torch: ints, slices, None, ... and Python bools index as views; Tensors
+// (int64/int32 positions, bool/uint8 masks) and lists of ints or bools index
+// through index.Tensor (advanced indexing: a copy). `indices` receives one entry
+// per dim of the returned view (undefined = not indexed) when any Tensor appears.
+struct Indexing {
+  Tensor view;
+  std::vector<Tensor> indices;  // Tensor?[] for index.Tensor / index_put_
+  bool advanced = false;
+};
+
+bool is_index_tensor_like(const py::handle& h) {
+  return is_tensor(h.ptr()) || py::isinstance<py::list>(h);
+}
+
+Indexing apply_indexing(const Tensor& self, const py::handle& idx) {
   std::vector<py::handle> items;
+  // A tuple indexes several dims; a list is one advanced index (as numpy/torch).
   if (py::isinstance<py::tuple>(idx))
     for (const py::handle& h : idx) items.push_back(h);
   else
     items.push_back(idx);
+  std::vector<Tensor> tensors(items.size());  // converted advanced indices
   int64_t consumed = 0, ellipses = 0;
-  for (const py::handle& h : items) {
-    if (h.is_none()) continue;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const py::handle& h = items[k];
+    if (h.is_none() || PyBool_Check(h.ptr())) continue;
     if (h.ptr() == Py_Ellipsis) {
       ++ellipses;
       continue;
     }
-    if (!PyLong_Check(h.ptr()) && !PySlice_Check(h.ptr()) && !PyBool_Check(h.ptr()))
-      throw ArgumentTypeError("only integers, slices, None and ... are valid indices (tensor indexing comes later), got " +
-                              std::string(py::str(h.get_type().attr("__name__"))));
+    if (is_index_tensor_like(h)) {
+      tensors[k] = is_tensor(h.ptr()) ? tensor_ref(h.ptr()) : tensor_from_data(h, std::nullopt, Device("cpu"));
+      const DType d = tensors[k].dtype();
+      if (d == kBool || d == kUInt8)
+        consumed += tensors[k].dim();  // a mask covers as many dims as it has
+      else if (is_integral(d, false))
+        ++consumed;
+      else
+        throw IndexError(detail::concat("tensors used as indices must be long, int, byte or bool tensors, got ",
+                                        dtype_name(d)));
+      continue;
+    }
+    if (!PyLong_Check(h.ptr()) && !PySlice_Check(h.ptr()) && !PyIndex_Check(h.ptr()))
+      throw ArgumentTypeError("only integers, slices (`:`), ellipsis (`...`), None, bools and long or bool tensors "
+                              "are valid indices, got " + std::string(py::str(h.get_type().attr("__name__"))));
     ++consumed;
   }
   AXLE_CHECK(ellipses <= 1, IndexError, "an index can only have a single ellipsis ('...')");
   AXLE_CHECK(consumed <= self.dim(), IndexError, "too many indices for tensor of dimension ", self.dim());
+  Indexing r;
   Tensor t = self;
   int64_t dim = 0;
-  for (const py::handle& h : items) {
+  auto mark = [&](int64_t d, const Tensor& index) {
+    if (r.indices.size() <= static_cast<size_t>(d)) r.indices.resize(static_cast<size_t>(d) + 1);
+    r.indices[static_cast<size_t>(d)] = index;
+    r.advanced = true;
+  };
+  for (size_t k = 0; k < items.size(); ++k) {
+    const py::handle& h = items[k];
     if (h.is_none()) {
       t = t.unsqueeze(dim++);
+    } else if (PyBool_Check(h.ptr())) {  // True: a new dim of 1; False: a new dim of 0
+      t = t.unsqueeze(dim);
+      if (h.ptr() == Py_False) t = t.slice(dim, 0, 0);
+      ++dim;
     } else if (h.ptr() == Py_Ellipsis) {
       dim += self.dim() - consumed;
+    } else if (tensors[k].defined()) {
+      const Tensor& index = tensors[k];
+      mark(dim, index);
+      dim += (index.dtype() == kBool || index.dtype() == kUInt8) ? index.dim() : 1;
     } else if (PySlice_Check(h.ptr())) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(h.ptr(), &start, &stop, &step) < 0) throw py::error_already_set();
@@ -91,10 +135,31 @@ Tensor index(const Tensor& self, const py::handle& idx) {
       PySlice_AdjustIndices(len, &start, &stop, step);
       t = t.slice(dim++, start, std::max<Py_ssize_t>(stop, start), step);
     } else {
-      t = t.select(dim, h.cast<int64_t>());
+      t = t.select(dim, py::reinterpret_borrow<py::object>(h).cast<int64_t>());
     }
   }
-  return t;
+  r.view = t;
+  return r;
+}
+
+Tensor index(const Tensor& self, const py::handle& idx) {
+  Indexing r = apply_indexing(self, idx);
+  if (!r.advanced) return r.view;
+  return call_op("index.Tensor", {r.view, Value(r.indices)})[0].tensor();
+}
+
+void set_index(Tensor& self, const py::handle& idx, const py::handle& v) {
+  Indexing r = apply_indexing(self, idx);
+  Tensor value = is_tensor(v.ptr()) ? tensor_ref(v.ptr()) : Tensor();
+  if (!r.advanced) {
+    if (value.defined())
+      r.view.copy_(value);
+    else
+      r.view.fill_(to_scalar(v));
+    return;
+  }
+  if (!value.defined()) value = scalar_to_tensor(to_scalar(v), self.device()).to(self.dtype());
+  call_op("index_put_", {r.view, Value(r.indices), value, false});
 }
 
 const char* buffer_format(DType d) {
@@ -316,13 +381,7 @@ void bind_tensor(py::module_& m) {
       .def("to", &to)
       .def("cpu", [](const Tensor& t) { return t.cpu(); })
       .def("__getitem__", &index)
-      .def("__setitem__", [](Tensor& t, const py::handle& idx, const py::handle& v) {
-        Tensor view = index(t, idx);
-        if (py::isinstance<Tensor>(v))
-          view.copy_(v.cast<Tensor>());
-        else
-          view.fill_(to_scalar(v));
-      })
+      .def("__setitem__", &set_index)
       .def("__add__", &binary<&add2>, py::is_operator())
       .def("__radd__", &rbinary<&add2>, py::is_operator())
       .def("__sub__", &binary<&sub2>, py::is_operator())
