@@ -3,6 +3,7 @@
 scaled_dot_product_attention: those are compared with a float64 composition of
 torch ops instead (torch 2.x semantics)."""
 import math
+import numpy as np
 
 import pytest
 
@@ -157,8 +158,18 @@ def test_dropout():
     check(AF.dropout(A(x), 1.0), F.dropout(x, 1.0))
     check(axle.dropout(A(x), 0.3, False), torch.dropout(x, 0.3, False))
     both(lambda: AF.dropout(A(x), 1.5), lambda: F.dropout(x, 1.5))
-    with pytest.raises(axle.NotImplementedError, match="random number generator"):
-        AF.dropout(A(x), 0.5)
+    # Training: each element kept with probability 1 - p and scaled by 1 / (1 - p);
+    # reproducible per seed (the default generator).
+    big = axle.ones(100000)
+    axle.manual_seed(3)
+    y = AF.dropout(big, 0.25)
+    kept = np.asarray(y) != 0
+    assert abs(kept.mean() - 0.75) < 0.01
+    np.testing.assert_allclose(np.asarray(y)[kept], 1 / 0.75, rtol=1e-6)
+    axle.manual_seed(3)
+    np.testing.assert_array_equal(np.asarray(AF.dropout(big, 0.25)), np.asarray(y))
+    with pytest.raises(axle.DTypeError):
+        AF.dropout(axle.ones(3, dtype=axle.int64), 0.5)
 
 
 def sdpa_reference(q, k, v, mask=None, causal=False, scale=None):
@@ -192,8 +203,11 @@ def test_sdpa_vs_float64_composition(dtype):
         sdpa(A(q), A(k), A(v), attn_mask=A(mask), is_causal=True)
     with pytest.raises(axle.ShapeError):
         sdpa(A(q), A(k[..., :3]), A(v))
-    with pytest.raises(axle.NotImplementedError):
-        sdpa(A(q), A(k), A(v), dropout_p=0.1)
+    # dropout on the attention weights: random, but shaped and finite; p=1 drops everything.
+    out = sdpa(A(q), A(k), A(v), dropout_p=0.1)
+    assert tuple(out.shape) == tuple(sdpa_reference(q, k, v).shape)
+    assert np.isfinite(np.asarray(out.to(axle.float32))).all()
+    assert not np.asarray(sdpa(A(q), A(k), A(v), dropout_p=1.0).to(axle.float32)).any()
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.uint8, torch.float16])

@@ -1,6 +1,6 @@
 // NN ops: softmax / log_softmax, batch_norm (inference, or batch statistics
 // without running-stat updates), layer_norm, group_norm, rms_norm (torch 2.x),
-// dropout (identity unless training; no RNG yet), scaled_dot_product_attention
+// dropout (identity unless training; a Bernoulli mask from rand when training), scaled_dot_product_attention
 // (torch 2.x, a composite), upsample_nearest2d / upsample_bilinear2d (what
 // F.interpolate calls) and pad (constant, reflect, replicate, circular).
 // Dtype support follows torch 1.13's CPU kernels (e.g. no float16 norms).
@@ -157,8 +157,14 @@ Stack dropout_composite(const Stack& a) {
   AXLE_CHECK(p >= 0 && p <= 1, ValueError, "dropout: dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || t.numel() == 0) return {t};
   if (p == 1) return call_op("mul.Tensor", {t, make_empty({}, t.dtype(), t.device()).fill_(0)});
-  throw NotImplementedError(detail::concat(
-      "dropout: train=True with 0 < p < 1 needs a random number generator, which axle does not have yet (p=", p, ")"));
+  AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, "dropout: training needs a floating input, got ",
+             dtype_name(t.dtype()));
+  // Keep each element with probability 1 - p (the default generator's uniforms,
+  // drawn in float32 for every input dtype) and scale the kept ones by 1 / (1 - p).
+  const Tensor u = call_op("rand", {t.sizes(), Value(), kFloat32, t.device()})[0].tensor();
+  const Tensor keep = call_op("ge.Tensor", {u, scalar_to_tensor(Scalar(p), t.device())})[0].tensor();
+  const Tensor kept = call_op("mul.Tensor", {t, keep})[0].tensor();
+  return call_op("mul.Tensor", {kept, scalar_to_tensor(Scalar(1.0 / (1.0 - p)), t.device())});
 }
 
 // ------------------------------------------------------------ scaled_dot_product_attention (composite)
@@ -189,9 +195,6 @@ Stack sdpa_composite(const Stack& a) {
     AXLE_CHECK(mask->dtype() == kBool || mask->dtype() == q.dtype(), DTypeError, op,
                ": Expected attn_mask dtype to be bool or to match query dtype, but got attn_mask.dtype: ",
                dtype_name(mask->dtype()), " and  query.dtype: ", dtype_name(q.dtype()), " instead.");
-  AXLE_CHECK(dropout_p == 0, NotImplementedError, op,
-             ": dropout_p > 0 needs a random number generator, which axle does not have yet (dropout_p=", dropout_p,
-             ")");
   const double scale = a[6].is_none() ? 1.0 / std::sqrt(static_cast<double>(q.size(-1))) : a[6].to_double();
   const int64_t L = q.size(-2), S = k.size(-2);
   Tensor attn = matmul(q, k.transpose(-2, -1)) * Scalar(scale);
@@ -208,6 +211,7 @@ Stack sdpa_composite(const Stack& a) {
     attn = call_op("softmax.int", {attn, -1, kFloat32})[0].tensor().to(kFloat16);
   else
     attn = call_op("softmax.int", {attn, -1, Value()})[0].tensor();
+  if (dropout_p > 0) attn = call_op("dropout", {attn, dropout_p, true})[0].tensor();
   return {matmul(attn, v)};
 }
 

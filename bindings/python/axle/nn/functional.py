@@ -53,8 +53,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """F.dropout: identity unless training (p=0: identity, p=1: zeros). 0 < p < 1 while training raises
-    NotImplementedError: axle has no random number generator yet."""
+    """F.dropout: identity unless training; when training each element is kept with
+    probability 1 - p (the default generator; axle.manual_seed) and scaled by 1 / (1 - p)."""
     if p < 0.0 or p > 1.0:
         raise _axle.ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     out = _axle.dropout(input, p, training)
