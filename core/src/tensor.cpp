@@ -86,6 +86,60 @@ bool Tensor::is_contiguous() const {
   return true;
 }
 
+bool Tensor::is_contiguous(MemoryFormat format) const {
+  if (format != MemoryFormat::ChannelsLast) return is_contiguous();
+  if (dim() != 4) return false;
+  const IntList& sz = sizes();
+  const IntList& st = strides();
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {  // C fastest, then W, H, N
+    if (sz[d] == 0) return true;
+    if (sz[d] != 1) {
+      if (st[d] != expected) return false;
+      expected *= sz[d];
+    }
+  }
+  return true;
+}
+
+const char* memory_format_name(MemoryFormat f) {
+  switch (f) {
+    case MemoryFormat::Contiguous: return "contiguous_format";
+    case MemoryFormat::ChannelsLast: return "channels_last";
+    case MemoryFormat::Preserve: return "preserve_format";
+  }
+  return "?";
+}
+
+MemoryFormat memory_format_from_name(std::string_view name) {
+  for (MemoryFormat f : {MemoryFormat::Contiguous, MemoryFormat::ChannelsLast, MemoryFormat::Preserve})
+    if (name == memory_format_name(f)) return f;
+  throw ValueError(detail::concat("unknown memory format '", name,
+                                  "' (expected contiguous_format, channels_last or preserve_format)"));
+}
+
+Tensor make_empty(const IntList& sizes, DType dtype, const Device& device, MemoryFormat format) {
+  if (format != MemoryFormat::ChannelsLast) return make_empty(sizes, dtype, device);
+  AXLE_CHECK(sizes.size() == 4, ValueError, "required rank 4 tensor to use channels_last format, got ",
+             sizes.size(), " dims");
+  return make_empty(IntList{sizes[0], sizes[2], sizes[3], sizes[1]}, dtype, device).permute({0, 3, 1, 2});
+}
+
+MemoryFormat suggest_memory_format(const Tensor& t) {
+  if (t.dim() != 4) return MemoryFormat::Contiguous;
+  const IntList& sz = t.sizes();
+  const IntList& st = t.strides();
+  if (st[1] == 0) return MemoryFormat::Contiguous;
+  int64_t min = 0;
+  for (int d : {1, 3, 2, 0}) {
+    if (sz[d] == 0 || st[d] < min) return MemoryFormat::Contiguous;
+    if (d == 0 && min == st[1]) return MemoryFormat::Contiguous;  // ambiguous N111: torch defaults to NCHW
+    min = st[d];
+    if (sz[d] > 1) min *= sz[d];
+  }
+  return MemoryFormat::ChannelsLast;
+}
+
 void* Tensor::data_ptr() const {
   const TensorImpl& i = impl();
   return static_cast<char*>(i.storage->data) + i.storage_offset * static_cast<int64_t>(element_size());

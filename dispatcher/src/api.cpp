@@ -169,6 +169,9 @@ Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 // ---------------------------------------------------------------- Tensor methods
 Tensor Tensor::reshape(const IntList& shape) const { return axle::reshape(*this, shape); }
 Tensor Tensor::contiguous() const { return call_op(AXLE_OP("contiguous"), {*this})[0].tensor(); }
+Tensor Tensor::contiguous(MemoryFormat format) const {
+  return call_op(AXLE_OP("contiguous"), {*this, memory_format_name(format)})[0].tensor();
+}
 Tensor Tensor::clone() const { return axle::clone(*this); }
 Tensor Tensor::to(const Device& device, bool non_blocking, bool copy) const {
   return call_op(AXLE_OP("to.device"), {*this, device, Value(), non_blocking, copy})[0].tensor();

@@ -36,6 +36,19 @@ struct KernelCallContext : ErrorSink {
   Device device;
 };
 
+// Elementwise ops keep channels_last as torch's TensorIterator does: a new 4-d
+// output takes the memory format of the first input of the output's shape.
+void follow_input_layout(ShapeContext& sc) {
+  for (OutputSpec& o : sc.outputs) {
+    if (o.alias_arg >= 0 || o.data_dependent || o.sizes.size() != 4) continue;
+    for (const Value& v : sc.args) {
+      if (!v.is_tensor() || !v.tensor().defined() || v.tensor().sizes() != o.sizes) continue;
+      o.memory_format = suggest_memory_format(v.tensor());
+      break;
+    }
+  }
+}
+
 // A 0-dim CPU tensor may join tensors of another device (PyTorch's CPU scalar rule).
 bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
 
@@ -310,6 +323,7 @@ Stack dispatch(const OpEntry& op, Stack& args) {
   checked_runtime(device);
   ShapeContext sc{op.name.c_str(), args, device, {}};
   op.decl.shape(sc);
+  if (op.decl.flags & kPointwise) follow_input_layout(sc);
   Stack outputs;
   outputs.reserve(sc.outputs.size());
   for (OutputSpec& o : sc.outputs) {
@@ -318,7 +332,9 @@ Stack dispatch(const OpEntry& op, Stack& args) {
     else if (o.data_dependent)
       outputs.push_back(Value(Tensor()));
     else
-      outputs.push_back(make_empty(std::move(o.sizes), o.dtype, device));
+      outputs.push_back(o.memory_format == MemoryFormat::ChannelsLast
+                            ? make_empty(o.sizes, o.dtype, device, MemoryFormat::ChannelsLast)
+                            : make_empty(std::move(o.sizes), o.dtype, device));
   }
 
   for (const Candidate& c : slot->chain) {

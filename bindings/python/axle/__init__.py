@@ -41,6 +41,29 @@ float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool = _d
 float, double, half, short, int, long = float32, float64, float16, int16, int32, int64  # noqa: A001
 
 
+class memory_format:
+    """``axle.channels_last`` and friends, as torch.memory_format."""
+
+    __slots__ = ("_axle_memory_format",)
+
+    def __init__(self, name):
+        self._axle_memory_format = name
+
+    def __repr__(self):
+        return "axle." + self._axle_memory_format
+
+    def __reduce__(self):
+        return (_memory_format_by_name, (self._axle_memory_format,))
+
+
+contiguous_format, channels_last, preserve_format = (memory_format(n) for n in (
+    "contiguous_format", "channels_last", "preserve_format"))
+
+
+def _memory_format_by_name(name):
+    return globals()[name]
+
+
 def _dtype_by_name(name):
     return globals()[name]
 

@@ -60,6 +60,13 @@ std::optional<Device> as_device(const py::handle& obj) {
   return std::nullopt;
 }
 
+MemoryFormat as_memory_format(const py::handle& obj) {
+  if (!py::hasattr(obj, "_axle_memory_format"))
+    throw ArgumentTypeError("expected an axle memory format (axle.channels_last, axle.contiguous_format, "
+                            "axle.preserve_format)");
+  return memory_format_from_name(obj.attr("_axle_memory_format").cast<std::string>());
+}
+
 py::object dtype_object(DType d) {
   static py::handle module = py::module_::import("axle").release();
   return module.attr(std::string(dtype_name(d)).c_str());
@@ -137,8 +144,11 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       if (py::isinstance<Generator>(obj)) return Value(obj.cast<Generator>());
       why = "expected an axle.Generator";
       return std::nullopt;
-    case ArgKind::Layout:
-    case ArgKind::MemoryFormat: return Value();
+    case ArgKind::MemoryFormat:
+      if (py::hasattr(obj, "_axle_memory_format")) return Value(obj.attr("_axle_memory_format").cast<std::string>());
+      why = "expected an axle memory format (axle.channels_last, ...)";
+      return std::nullopt;
+    case ArgKind::Layout: return Value();
   }
   why = "expected " + type.str();
   return std::nullopt;

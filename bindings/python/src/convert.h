@@ -25,6 +25,8 @@ py::object from_value(const Value& v);
 std::optional<DType> as_dtype(const py::handle& obj);
 std::optional<Device> as_device(const py::handle& obj);
 py::object dtype_object(DType d);
+// axle.channels_last / contiguous_format / preserve_format -> C++ (TypeError otherwise).
+MemoryFormat as_memory_format(const py::handle& obj);
 // Builds a tensor from nested sequences of numbers (shape and dtype inferred as torch).
 Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std::optional<Device> device);
 // Nested Python lists of a tensor's values (tolist()).

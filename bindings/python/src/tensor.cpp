@@ -326,16 +326,21 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
   bool non_blocking = kwargs.contains("non_blocking") && kwargs["non_blocking"].cast<bool>();
   for (const py::handle& a : args) {
     if (auto d = as_dtype(a)) dtype = d;
-    else if (py::isinstance<Tensor>(a)) {
-      device = a.cast<const Tensor&>().device();
-      dtype = a.cast<const Tensor&>().dtype();
+    else if (is_tensor(a.ptr())) {
+      device = tensor_ref(a.ptr()).device();
+      dtype = tensor_ref(a.ptr()).dtype();
     } else if (auto dv = as_device(a)) device = dv;
     else throw ArgumentTypeError("to(): expected a device, a dtype or a Tensor, got " +
                                  std::string(py::str(a.get_type().attr("__name__"))));
   }
   if (kwargs.contains("dtype")) dtype = as_dtype(kwargs["dtype"]);
   if (kwargs.contains("device")) device = as_device(kwargs["device"]);
-  return self.to(device.value_or(self.device()), dtype.value_or(self.dtype()), non_blocking, copy);
+  Value format;  // None: preserve_format
+  if (kwargs.contains("memory_format") && !kwargs["memory_format"].is_none())
+    format = std::string(memory_format_name(as_memory_format(kwargs["memory_format"])));
+  return call_op("to.device", {self, device.value_or(self.device()), dtype.value_or(self.dtype()), non_blocking, copy,
+                               format})[0]
+      .tensor();
 }
 
 }  // namespace
@@ -358,7 +363,9 @@ void bind_tensor(py::module_& m) {
         return py::tuple(py::cast(t.strides()));
       }, py::arg("dim") = py::none())
       .def("storage_offset", &Tensor::storage_offset)
-      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("is_contiguous", [](const Tensor& t, const py::object& format) {
+        return t.is_contiguous(format.is_none() ? MemoryFormat::Contiguous : as_memory_format(format));
+      }, py::arg("memory_format") = py::none())
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("item", [](const Tensor& t) { return from_value(Value(t.item())); })
       .def("tolist", [](const Tensor& t) { return to_list(t); })

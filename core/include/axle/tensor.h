@@ -21,6 +21,13 @@ namespace axle {
 
 using IntList = std::vector<int64_t>;
 
+// Memory formats of 4-d tensors, as torch.memory_format: NCHW (contiguous_format),
+// NHWC memory viewed as NCHW (channels_last), or whatever the source has (preserve_format).
+enum class MemoryFormat { Contiguous, ChannelsLast, Preserve };
+AXLE_API const char* memory_format_name(MemoryFormat f);  // "contiguous_format", ...
+// Parses those names; throws ValueError naming the text.
+AXLE_API MemoryFormat memory_format_from_name(std::string_view name);
+
 struct TensorImpl {
   Storage storage;
   IntList sizes;
@@ -53,6 +60,8 @@ class AXLE_API Tensor {
   size_t element_size() const { return axle::element_size(dtype()); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool is_contiguous() const;
+  // Contiguous in `format` (ChannelsLast: 4-d NHWC order; Preserve is not a layout).
+  bool is_contiguous(MemoryFormat format) const;
   const Storage& storage() const { return impl().storage; }
   // Address of the first element (device memory for non-host devices).
   void* data_ptr() const;
@@ -87,6 +96,7 @@ class AXLE_API Tensor {
   // ---- dispatched (see axle/ops.h for the free-function forms)
   Tensor reshape(const IntList& shape) const;
   Tensor contiguous() const;
+  Tensor contiguous(MemoryFormat format) const;
   Tensor clone() const;
   Tensor to(const Device& device, bool non_blocking = false, bool copy = false) const;
   Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
@@ -133,6 +143,11 @@ AXLE_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op = nullptr);
 // A tensor of `sizes`/`dtype` on `device` with uninitialized, contiguous memory.
 AXLE_API Tensor make_empty(const IntList& sizes, DType dtype, const Device& device);
 AXLE_API Tensor make_empty(IntList&& sizes, DType dtype, const Device& device);
+// The same in a memory format (ChannelsLast needs 4 dims; Preserve means Contiguous).
+AXLE_API Tensor make_empty(const IntList& sizes, DType dtype, const Device& device, MemoryFormat format);
+// torch's suggest_memory_format: ChannelsLast when a 4-d tensor's strides are in
+// NHWC order (torch's is_channels_last_strides_2d), else Contiguous.
+AXLE_API MemoryFormat suggest_memory_format(const Tensor& t);
 // PyTorch's computeStride: strides to view (sizes, strides) as `shape` without a
 // copy, or nullopt. infer_view_shape resolves one -1 (throws ShapeError).
 AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides, const IntList& shape);

@@ -19,6 +19,7 @@ struct OutputSpec {
   DType dtype = kFloat32;
   int alias_arg = -1;       // >= 0: the output IS that (in-place / out=) argument
   bool data_dependent = false;  // the kernel allocates it through the host
+  MemoryFormat memory_format = MemoryFormat::Contiguous;  // layout of the allocated output
 };
 
 // The shape function's view of a call: arguments (it may normalize them, e.g.
@@ -41,6 +42,7 @@ enum OpFlags : unsigned {
   kNoFlags = 0,
   kNNFunctional = 1u << 0,  // also axle.nn.functional.<name>, as torch.nn.functional
   kNNOnly = 1u << 1,        // only axle.nn.functional.<name> (torch has no torch.<name>)
+  kPointwise = 1u << 2,     // elementwise: new 4-d outputs take the first same-shape input's memory format
 };
 
 struct OpDecl {

@@ -37,26 +37,12 @@ std::string list_str(const IntList& l, const char* sep) {
   return s;
 }
 
-// torch's is_channels_last_strides_2d: the layout torch's suggest_memory_format reports.
-bool is_channels_last(const Tensor& t) {
-  if (t.dim() != 4) return false;
-  const IntList& sz = t.sizes();
-  const IntList& st = t.strides();
-  if (st[1] == 0) return false;
-  int64_t min = 0;
-  for (int d : {1, 3, 2, 0}) {
-    if (sz[d] == 0 || st[d] < min) return false;
-    if (d == 0 && min == st[1]) return false;  // ambiguous N111: torch defaults to NCHW
-    min = st[d];
-    if (sz[d] > 1) min *= sz[d];
-  }
-  return true;
-}
+// torch's is_channels_last_strides_2d (core's suggest_memory_format).
+bool is_channels_last(const Tensor& t) { return suggest_memory_format(t) == MemoryFormat::ChannelsLast; }
 
 // An uninitialized tensor of NCHW `sizes` laid out as NHWC (or contiguous).
 Tensor empty_in_format(const IntList& sizes, DType dtype, const Device& device, bool channels_last) {
-  if (!channels_last) return make_empty(sizes, dtype, device);
-  return make_empty({sizes[0], sizes[2], sizes[3], sizes[1]}, dtype, device).permute({0, 3, 1, 2});
+  return make_empty(sizes, dtype, device, channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous);
 }
 
 // ---------------------------------------------------------------- convolution

@@ -16,7 +16,15 @@ void copy_shape(ShapeContext& c) {
   c.outputs = {{self.sizes(), self.dtype(), 0}};
 }
 
-Tensor empty_same(const Tensor& t, DType dtype, const Device& device) { return make_empty(t.sizes(), dtype, device); }
+// A new tensor like t: preserve_format keeps a channels_last layout (as torch's
+// clone / to / empty_like for dense tensors), anything else is contiguous.
+Tensor empty_same(const Tensor& t, DType dtype, const Device& device) {
+  return make_empty(t.sizes(), dtype, device, suggest_memory_format(t));
+}
+
+MemoryFormat format_arg(const Value& v) {
+  return v.is_none() ? MemoryFormat::Preserve : memory_format_from_name(v.str());
+}
 
 Stack clone_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
@@ -27,25 +35,31 @@ Stack clone_composite(const Stack& a) {
 
 Stack contiguous_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
-  return {t.is_contiguous() ? t : t.clone()};
+  const MemoryFormat f = format_arg(a[1]);
+  AXLE_CHECK(f != MemoryFormat::Preserve, ValueError,
+             "contiguous: preserve memory format is unsupported by the contiguous operator");
+  if (t.is_contiguous(f)) return {t};
+  Tensor out = make_empty(t.sizes(), t.dtype(), t.device(), f);
+  out.copy_(t);
+  return {out};
 }
 
-Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool copy) {
+Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool copy, MemoryFormat f) {
   const Device d = device.resolved();
-  if (!copy && d == t.device() && dtype == t.dtype()) return t;
-  Tensor out = empty_same(t, dtype, d);
+  if (!copy && d == t.device() && dtype == t.dtype() && (f == MemoryFormat::Preserve || t.is_contiguous(f))) return t;
+  Tensor out = f == MemoryFormat::Preserve ? empty_same(t, dtype, d) : make_empty(t.sizes(), dtype, d, f);
   out.copy_(t);
   return out;
 }
 
 Stack to_dtype_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
-  return {to_impl(t, t.device(), a[1].dtype(), a[3].to_bool())};
+  return {to_impl(t, t.device(), a[1].dtype(), a[3].to_bool(), format_arg(a[4]))};
 }
 
 Stack to_device_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
-  return {to_impl(t, a[1].device(), a[2].is_none() ? t.dtype() : a[2].dtype(), a[4].to_bool())};
+  return {to_impl(t, a[1].device(), a[2].is_none() ? t.dtype() : a[2].dtype(), a[4].to_bool(), format_arg(a[5]))};
 }
 
 Stack reshape_composite(const Stack& a) {
@@ -63,12 +77,14 @@ std::vector<OpDecl> copy_ops() {
       {"copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", &copy_shape, nullptr,
        "Copies src (broadcast, dtype-converted, from any device) into self."},
       {"clone(Tensor self) -> Tensor", nullptr, &clone_composite, "A contiguous copy."},
-      {"contiguous(Tensor(a) self) -> Tensor(a)", nullptr, &contiguous_composite,
+      {"contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)", nullptr, &contiguous_composite,
        "self if contiguous, else a contiguous copy."},
-      {"to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False) -> Tensor(a)", nullptr,
+      {"to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? "
+       "memory_format=None) -> Tensor(a)",
+       nullptr,
        &to_dtype_composite, "Converts to a dtype (self when already so and copy=False)."},
-      {"to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> "
-       "Tensor(a)",
+      {"to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, "
+       "MemoryFormat? memory_format=None) -> Tensor(a)",
        nullptr, &to_device_composite, "Moves to a device (and dtype)."},
       {"reshape(Tensor(a) self, int[] shape) -> Tensor(a)", nullptr, &reshape_composite,
        "A view when strides allow, else a copy."},

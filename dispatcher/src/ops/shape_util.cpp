@@ -110,7 +110,10 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::reduce_ops_ops,
     };
     for (auto family : families) {
-      const std::vector<OpDecl> list = family();
+      std::vector<OpDecl> list = family();
+      // Elementwise families: outputs follow the inputs' memory format (channels_last).
+      if (family == &shape::pointwise_ops || family == &shape::activations_ops)
+        for (OpDecl& d : list) d.flags |= kPointwise;
       v.insert(v.end(), list.begin(), list.end());
     }
     return v;
