@@ -96,19 +96,24 @@ Tensor Tensor::as_strided(const IntList& sz, const IntList& st, std::optional<in
              sz.size(), " vs ", st.size(), ")");
   const int64_t off = offset.value_or(storage_offset());
   AXLE_CHECK(off >= 0, ValueError, "as_strided(): negative storage offset ", off);
-  int64_t max_index = off;  // highest element index touched, bounds-checked against storage
+  bool empty = false;
   for (size_t i = 0; i < sz.size(); ++i) {
     AXLE_CHECK(sz[i] >= 0, ValueError, "as_strided(): negative size ", sz[i]);
     AXLE_CHECK(st[i] >= 0, ValueError, "as_strided(): negative stride ", st[i]);
-    if (sz[i] == 0) {
-      max_index = -1;
-      break;
-    }
-    max_index += (sz[i] - 1) * st[i];
+    empty |= sz[i] == 0;
   }
   checked_numel(sz);
-  if (max_index >= 0) {
-    const int64_t needed = (max_index + 1) * static_cast<int64_t>(element_size());
+  if (!empty) {
+    // Highest element index touched, in overflow-checked arithmetic, then bounds-checked.
+    int64_t max_index = off, step = 0, needed = 0;
+    bool overflow = false;
+    for (size_t i = 0; i < sz.size(); ++i) {
+      overflow |= __builtin_mul_overflow(sz[i] - 1, st[i], &step);
+      overflow |= __builtin_add_overflow(max_index, step, &max_index);
+    }
+    overflow |= __builtin_mul_overflow(max_index + (overflow ? 0 : 1), static_cast<int64_t>(element_size()), &needed);
+    AXLE_CHECK(!overflow, ValueError, "as_strided(): size ", shape_string(sz), ", stride ", shape_string(st),
+               ", offset ", off, " address more memory than int64 can count");
     AXLE_CHECK(static_cast<size_t>(needed) <= storage()->nbytes, ValueError, "as_strided(): size ", shape_string(sz),
                ", stride ", shape_string(st), ", offset ", off, " needs ", needed, " bytes but the storage has ",
                storage()->nbytes);
