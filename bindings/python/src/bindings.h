@@ -32,8 +32,11 @@ class OpGroup {
   bool has_self() const;
 
  private:
+  bool declares_out() const;
+  py::object call_with_out(PyObject* const* args, size_t nargs, PyObject* kwnames, Py_ssize_t out_at) const;
   std::string name_;
   std::vector<OpHandle> overloads_;
+  bool has_out_kwarg_ = true;  // out= handled generically (no overload declares `out`)
 };
 
 // Sets the Python error for a C++ exception (the axle classes; std exceptions and

@@ -3,6 +3,7 @@
 // and binds (*args, **kwargs) by schema, trying overloads in declaration order.
 #include "bindings.h"
 #include "convert.h"
+#include "tensor_handle.h"
 
 #include <pybind11/stl.h>
 
@@ -92,7 +93,10 @@ bool large_call(const Stack& stack) {
 
 OpGroup::OpGroup(std::string name) : name_(std::move(name)) {}
 
-void OpGroup::add(const OpHandle& h) { overloads_.push_back(h); }
+void OpGroup::add(const OpHandle& h) {
+  overloads_.push_back(h);
+  has_out_kwarg_ = !declares_out();
+}
 
 py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
   std::vector<PyObject*> flat;
@@ -106,7 +110,73 @@ py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
   return call_fast(flat.data(), args.size(), kwargs.size() ? names.ptr() : nullptr);
 }
 
+namespace {
+
+// Writes an op's result into a caller's `out=` tensor as torch does: the result
+// dtype must be castable to out's; out is resized (new storage) when its shape differs.
+void write_out(const char* op, const Tensor& result, Tensor& out) {
+  const DType from = result.dtype(), to = out.dtype();
+  AXLE_CHECK(!(is_floating_point(from) && is_integral(to, true)) && !(from != kBool && to == kBool), DTypeError, op,
+             ": result type ", dtype_name(from), " can't be cast to the desired output type ", dtype_name(to));
+  AXLE_CHECK(out.device() == result.device(), DeviceError, op, ": out is on ", out.device(), " but the result is on ",
+             result.device());
+  if (out.sizes() != result.sizes()) {
+    Tensor fresh = make_empty(result.sizes(), to, out.device());
+    TensorImpl& impl = out.unsafe_impl();
+    impl.storage = fresh.storage();
+    impl.sizes = result.sizes();
+    impl.strides = fresh.strides();
+    impl.storage_offset = 0;
+  }
+  out.copy_(result);
+}
+
+}  // namespace
+
+bool OpGroup::declares_out() const {
+  for (const OpHandle& h : overloads_)
+    if (h.schema().find_argument("out") >= 0) return true;
+  return false;
+}
+
+// `out=` for every op whose schemas have no out argument (torch's *.out overloads):
+// call the functional overload, then write the result(s) into out.
+py::object OpGroup::call_with_out(PyObject* const* args, size_t nargs, PyObject* kwnames, Py_ssize_t out_at) const {
+  const Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+  PyObject* out_obj = args[nargs + static_cast<size_t>(out_at)];
+  std::vector<PyObject*> rest(args, args + nargs);
+  py::tuple names(nkw - 1);
+  for (Py_ssize_t k = 0, j = 0; k < nkw; ++k) {
+    if (k == out_at) continue;
+    names[j++] = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(kwnames, k));
+    rest.push_back(args[nargs + static_cast<size_t>(k)]);
+  }
+  py::object result = call_fast(rest.data(), nargs, nkw > 1 ? names.ptr() : nullptr);
+  if (out_obj == Py_None) return result;
+  const std::string op = name_ + "(out=...)";
+  if (is_tensor(result.ptr())) {
+    if (!is_tensor(out_obj)) throw ArgumentTypeError(op + ": out must be a Tensor");
+    write_out(op.c_str(), tensor_ref(result.ptr()), tensor_ref(out_obj));
+    return py::reinterpret_borrow<py::object>(out_obj);
+  }
+  py::tuple results = py::reinterpret_borrow<py::tuple>(result);
+  py::handle outs(out_obj);
+  if (!(py::isinstance<py::tuple>(outs) || py::isinstance<py::list>(outs)) || py::len(outs) != py::len(results))
+    throw ArgumentTypeError(op + ": out must be a tuple of " + std::to_string(py::len(results)) + " Tensors");
+  for (size_t i = 0; i < py::len(results); ++i) {
+    py::handle o = outs[py::int_(i)];
+    if (!is_tensor(o.ptr()) || !is_tensor(results[i].ptr())) throw ArgumentTypeError(op + ": out must hold Tensors");
+    write_out(op.c_str(), tensor_ref(results[i].ptr()), tensor_ref(o.ptr()));
+  }
+  return py::reinterpret_borrow<py::object>(out_obj);
+}
+
 py::object OpGroup::call_fast(PyObject* const* args, size_t nargs, PyObject* kwnames) const {
+  if (kwnames && has_out_kwarg_) {
+    for (Py_ssize_t k = 0, n = PyTuple_GET_SIZE(kwnames); k < n; ++k)
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "out") == 0)
+        return call_with_out(args, nargs, kwnames, k);
+  }
   // Two passes, as torch's argument parser ranks overloads: first Tensors bind only to
   // Tensor parameters; then a 0-dim Tensor may also stand for a Scalar.
   std::string reasons;
