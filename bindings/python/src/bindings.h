@@ -5,6 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "tensor_handle.h"
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -47,7 +49,7 @@ void bind_errors(py::module_& m);
 py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string& doc);
 void bind_ops(py::module_& m);
 void bind_tensor(py::module_& m);
-void bind_dlpack(py::module_& m, py::class_<Tensor>& cls);
+void bind_dlpack(py::module_& m, TensorClass& cls);
 void bind_runtime(py::module_& m);
 void bind_samples(py::module_& m);
 

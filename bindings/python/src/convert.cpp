@@ -211,8 +211,8 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
 }  // namespace
 
 Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std::optional<Device> device) {
-  if (py::isinstance<Tensor>(data)) {
-    const Tensor& t = data.cast<const Tensor&>();
+  if (is_tensor(data.ptr())) {
+    const Tensor& t = tensor_ref(data.ptr());
     return t.to(device.value_or(t.device()), dtype.value_or(t.dtype()), false, true);
   }
   Flattened f;

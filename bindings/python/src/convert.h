@@ -6,6 +6,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "tensor_handle.h"
+
 #include <optional>
 #include <string>
 

@@ -112,7 +112,7 @@ Tensor from_dlpack(const py::object& obj) {
 
 }  // namespace
 
-void bind_dlpack(py::module_& m, py::class_<Tensor>& cls) {
+void bind_dlpack(py::module_& m, TensorClass& cls) {
   cls.def("__dlpack__", &to_dlpack, py::arg("stream") = py::none(),
           "A DLPack capsule sharing this host tensor's memory.");
   cls.def("__dlpack_device__", [](const Tensor& t) {

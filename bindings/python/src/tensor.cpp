@@ -33,21 +33,8 @@ py::object binary(const Tensor& a, const py::handle& b) {
   if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   return py::cast(F(a, *o));
 }
-template <Tensor (*F)(const Tensor&, const Tensor&)>
-py::object rbinary(const Tensor& a, const py::handle& b) {
-  auto o = operand(b);
-  if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-  return py::cast(F(*o, a));
-}
 Tensor add2(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor sub2(const Tensor& a, const Tensor& b) { return sub(a, b); }
-
-py::object inplace(Tensor& self, const py::handle& b, const char* op) {
-  auto o = operand(b);
-  if (!o) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-  call_op(op, {self, *o});
-  return py::cast(self);
-}
 
 IntList int_args(const py::args& args) {  // f(2, 3) and f((2, 3))
   if (args.size() == 1 && (py::isinstance<py::tuple>(args[0]) || py::isinstance<py::list>(args[0])))
@@ -224,7 +211,7 @@ struct BufferShape {
 
 int tensor_getbuffer(PyObject* obj, Py_buffer* view, int flags) {
   try {
-    const Tensor& t = py::handle(obj).cast<const Tensor&>();
+    const Tensor& t = tensor_ref(obj);
     AXLE_CHECK(device_runtime(t.device().type()).host_accessible(), DeviceError, "can't convert a ", t.device(),
                " tensor to numpy: use .cpu() first");
     const char* fmt = buffer_format(t.dtype());
@@ -261,12 +248,6 @@ int tensor_getbuffer(PyObject* obj, Py_buffer* view, int flags) {
 
 void tensor_releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferShape*>(view->internal); }
 
-void install_buffer_protocol(py::class_<Tensor>& cls) {
-  auto* heap = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
-  heap->as_buffer.bf_getbuffer = &tensor_getbuffer;
-  heap->as_buffer.bf_releasebuffer = &tensor_releasebuffer;
-  heap->ht_type.tp_as_buffer = &heap->as_buffer;
-}
 
 // Arithmetic through the type's number slots (raw CPython API): `a + b` skips
 // pybind11's overload dispatch. The slot receives the operands in source order
@@ -303,20 +284,21 @@ constexpr char kSubInplace[] = "sub_.Tensor";
 constexpr char kMulInplace[] = "mul_.Tensor";
 constexpr char kDivInplace[] = "div_.Tensor";
 
-void install_number_slots(py::class_<Tensor>& cls) {
-  auto* heap = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
-  PyNumberMethods& nb = heap->as_number;
-  nb.nb_add = &nb_binary<&add2>;
-  nb.nb_subtract = &nb_binary<&sub2>;
-  nb.nb_multiply = &nb_binary<&mul>;
-  nb.nb_true_divide = &nb_binary<&div>;
-  nb.nb_matrix_multiply = &nb_binary<&matmul>;
-  nb.nb_inplace_add = &nb_inplace<kAddInplace>;
-  nb.nb_inplace_subtract = &nb_inplace<kSubInplace>;
-  nb.nb_inplace_multiply = &nb_inplace<kMulInplace>;
-  nb.nb_inplace_true_divide = &nb_inplace<kDivInplace>;
-  heap->ht_type.tp_as_number = &nb;
-}
+// The type's C slots: arithmetic and the buffer protocol.
+PyType_Slot kTensorSlots[] = {
+    {Py_nb_add, reinterpret_cast<void*>(&nb_binary<&add2>)},
+    {Py_nb_subtract, reinterpret_cast<void*>(&nb_binary<&sub2>)},
+    {Py_nb_multiply, reinterpret_cast<void*>(&nb_binary<&mul>)},
+    {Py_nb_true_divide, reinterpret_cast<void*>(&nb_binary<&div>)},
+    {Py_nb_matrix_multiply, reinterpret_cast<void*>(&nb_binary<&matmul>)},
+    {Py_nb_inplace_add, reinterpret_cast<void*>(&nb_inplace<kAddInplace>)},
+    {Py_nb_inplace_subtract, reinterpret_cast<void*>(&nb_inplace<kSubInplace>)},
+    {Py_nb_inplace_multiply, reinterpret_cast<void*>(&nb_inplace<kMulInplace>)},
+    {Py_nb_inplace_true_divide, reinterpret_cast<void*>(&nb_inplace<kDivInplace>)},
+    {Py_bf_getbuffer, reinterpret_cast<void*>(&tensor_getbuffer)},
+    {Py_bf_releasebuffer, reinterpret_cast<void*>(&tensor_releasebuffer)},
+    {0, nullptr},
+};
 
 // Parses .to(device), .to(dtype), .to(device, dtype), .to(other), keywords.
 Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
@@ -346,7 +328,9 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
 }  // namespace
 
 void bind_tensor(py::module_& m) {
-  py::class_<Tensor> cls(m, "Tensor");
+  TensorClass cls(reinterpret_cast<PyObject*>(create_tensor_type(kTensorSlots)));
+  py::setattr(cls.type(), "__module__", py::str("axle"));
+  m.attr("Tensor") = cls.type();
   cls.def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.sizes())); })
       .def("size", [](const Tensor& t, std::optional<int64_t> d) -> py::object {
         if (d) return py::int_(t.size(*d));
@@ -387,18 +371,9 @@ void bind_tensor(py::module_& m) {
       }, py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none())
       .def("to", &to)
       .def("cpu", [](const Tensor& t) { return t.cpu(); })
+      // + - * / @ and their reflected and in-place forms are the type's number slots (kTensorSlots).
       .def("__getitem__", &index)
       .def("__setitem__", &set_index)
-      .def("__add__", &binary<&add2>, py::is_operator())
-      .def("__radd__", &rbinary<&add2>, py::is_operator())
-      .def("__sub__", &binary<&sub2>, py::is_operator())
-      .def("__rsub__", &rbinary<&sub2>, py::is_operator())
-      .def("__mul__", &binary<&mul>, py::is_operator())
-      .def("__rmul__", &rbinary<&mul>, py::is_operator())
-      .def("__truediv__", &binary<&div>, py::is_operator())
-      .def("__rtruediv__", &rbinary<&div>, py::is_operator())
-      .def("__matmul__", &binary<&matmul>, py::is_operator())
-      .def("__rmatmul__", &rbinary<&matmul>, py::is_operator())
       .def("__neg__", [](const Tensor& t) { return neg(t); })
       .def("__eq__", &binary<&eq>, py::is_operator())
       .def("__ne__", &binary<&ne>, py::is_operator())
@@ -424,16 +399,9 @@ void bind_tensor(py::module_& m) {
           throw ArgumentTypeError("only integer tensors of a single element can be converted to an index");
         return t.item().to_int();
       })
-      .def("__iadd__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "add_.Tensor"); }, py::is_operator())
-      .def("__isub__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "sub_.Tensor"); }, py::is_operator())
-      .def("__imul__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "mul_.Tensor"); }, py::is_operator())
-      .def("__itruediv__", [](Tensor& t, const py::handle& o) { return inplace(t, o, "div_.Tensor"); },
-           py::is_operator())
       .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
       ;
-  install_buffer_protocol(cls);
   bind_dlpack(m, cls);
-  install_number_slots(cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
         "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");
   m.def("_tensor", [](const py::handle& data, const py::handle& dtype, const py::handle& device) {

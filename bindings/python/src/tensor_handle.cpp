@@ -1,30 +1,56 @@
 // See tensor_handle.h.
 #include "tensor_handle.h"
 
-#include "bindings.h"
+#include <new>
+#include <structmember.h>
 
 namespace axle::python {
 
-py::detail::type_info* tensor_type() {
-  static py::detail::type_info* info = py::detail::get_type_info(typeid(Tensor), /*throw_if_missing=*/true);
-  return info;
+namespace {
+
+PyTypeObject* g_type = nullptr;
+
+void tensor_dealloc(PyObject* self) {
+  auto* obj = reinterpret_cast<TensorObject*>(self);
+  if (obj->weakrefs) PyObject_ClearWeakRefs(self);
+  obj->value.~Tensor();
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);  // heap types are referenced by their instances
 }
 
-Tensor& tensor_ref(PyObject* o) {
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  auto vh = inst->get_value_and_holder(tensor_type(), /*throw_if_missing=*/true);
-  if (!vh.value_ptr() || !vh.holder_constructed())
-    throw ArgumentTypeError("an axle.Tensor whose __init__ was not called");
-  return *static_cast<Tensor*>(vh.value_ptr());
+PyMemberDef kMembers[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(TensorObject, weakrefs), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+}  // namespace
+
+PyTypeObject* tensor_type() { return g_type; }
+
+PyTypeObject* create_tensor_type(PyType_Slot* extra_slots) {
+  std::vector<PyType_Slot> slots = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(&tensor_dealloc)},
+      {Py_tp_members, kMembers},
+      {Py_tp_doc, const_cast<char*>("A tensor: a view (sizes, strides, offset, dtype) of device memory.")},
+  };
+  for (PyType_Slot* s = extra_slots; s && s->slot; ++s) slots.push_back(*s);
+  slots.push_back({0, nullptr});
+  PyType_Spec spec = {"axle.Tensor", static_cast<int>(sizeof(TensorObject)), 0, Py_TPFLAGS_DEFAULT,
+                      slots.data()};
+  PyObject* type = PyType_FromSpec(&spec);
+  if (!type) throw py::error_already_set();
+  g_type = reinterpret_cast<PyTypeObject*>(type);
+  return g_type;
 }
 
 py::object wrap_tensor(Tensor t) {
-  auto copy = [](const void* p) -> void* { return new Tensor(*static_cast<const Tensor*>(p)); };
-  auto move = [](const void* p) -> void* {
-    return new Tensor(std::move(*const_cast<Tensor*>(static_cast<const Tensor*>(p))));
-  };
-  return py::reinterpret_steal<py::object>(
-      py::detail::type_caster_generic::cast(&t, py::return_value_policy::move, py::handle(), tensor_type(), copy, move));
+  PyObject* o = g_type->tp_alloc(g_type, 0);
+  if (!o) throw py::error_already_set();
+  auto* obj = reinterpret_cast<TensorObject*>(o);
+  new (&obj->value) Tensor(std::move(t));
+  obj->weakrefs = nullptr;
+  return py::reinterpret_steal<py::object>(o);
 }
 
 }  // namespace axle::python

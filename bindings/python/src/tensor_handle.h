@@ -1,7 +1,7 @@
-// Fast conversions between axle.Tensor Python objects and axle::Tensor on the
-// hot paths (op calls, number slots). pybind11's py::isinstance<Tensor> and
-// py::cast look the type up by hashing its typeid name on every call (a fifth
-// of a 1-element add's time); these use the type record looked up once.
+// axle.Tensor as a plain CPython type: the object holds the axle::Tensor handle
+// inline (no pybind11 instance registry, no separate allocation), which halves
+// the cost of returning a tensor to Python. A pybind11 type caster makes
+// `const Tensor&` parameters and Tensor results work in every binding.
 #pragma once
 
 #include <axle/tensor.h>
@@ -12,16 +12,59 @@ namespace axle::python {
 
 namespace py = pybind11;
 
-// axle.Tensor's pybind11 type record (after bind_tensor registered the class).
-py::detail::type_info* tensor_type();
+struct TensorObject {
+  PyObject_HEAD
+  Tensor value;
+  PyObject* weakrefs;
+};
 
-inline bool is_tensor(PyObject* o) { return PyObject_TypeCheck(o, tensor_type()->type) != 0; }
+// The axle.Tensor type (created by create_tensor_type, called once by bind_tensor).
+PyTypeObject* tensor_type();
+PyTypeObject* create_tensor_type(PyType_Slot* extra_slots);
 
-// The axle::Tensor held by `o`, which must satisfy is_tensor (TypeError when its
-// value was never constructed, e.g. a subclass skipping __init__).
-Tensor& tensor_ref(PyObject* o);
-
-// A new axle.Tensor object owning `t` (new reference).
+inline bool is_tensor(PyObject* o) { return PyObject_TypeCheck(o, tensor_type()) != 0; }
+// The axle::Tensor held by `o`, which must satisfy is_tensor.
+inline Tensor& tensor_ref(PyObject* o) { return reinterpret_cast<TensorObject*>(o)->value; }
+// A new axle.Tensor object owning `t`.
 py::object wrap_tensor(Tensor t);
 
+// Binds methods and properties on axle.Tensor with pybind11's cpp_function, as
+// py::class_::def would.
+class TensorClass {
+ public:
+  explicit TensorClass(py::handle type) : type_(type) {}
+  template <typename F, typename... Extra>
+  TensorClass& def(const char* name, F&& f, const Extra&... extra) {
+    py::cpp_function cf(std::forward<F>(f), py::name(name), py::is_method(type_),
+                        py::sibling(py::getattr(type_, name, py::none())), extra...);
+    py::setattr(type_, name, cf);
+    return *this;
+  }
+  template <typename F>
+  TensorClass& def_property_readonly(const char* name, F&& f) {
+    py::cpp_function getter(std::forward<F>(f));
+    py::setattr(type_, name, py::module_::import("builtins").attr("property")(getter));
+    return *this;
+  }
+  py::handle type() const { return type_; }
+
+ private:
+  py::handle type_;
+};
+
 }  // namespace axle::python
+
+namespace pybind11::detail {
+template <>
+struct type_caster<axle::Tensor> {
+  PYBIND11_TYPE_CASTER(axle::Tensor, const_name("axle.Tensor"));
+  bool load(handle src, bool) {
+    if (!axle::python::is_tensor(src.ptr())) return false;
+    value = axle::python::tensor_ref(src.ptr());
+    return true;
+  }
+  static handle cast(const axle::Tensor& t, return_value_policy, handle) {
+    return axle::python::wrap_tensor(t).release();
+  }
+};
+}  // namespace pybind11::detail
