@@ -1,5 +1,5 @@
-// axle demo: list the plugins, run a small MLP on every available device and
-// compare each result with the reference computed on the host.
+// axle demo: run a small CNN classifier on every available device and compare
+// each result with the reference computed on the host.
 #include <axle/axle.h>
 
 #include <chrono>
@@ -17,22 +17,31 @@ axle::Tensor weights(int64_t rows, int64_t cols, double phase) {
   return w;
 }
 
+// conv 3x3 (3 -> 8 channels) -> relu -> 2x2 max pool -> flatten -> layer norm
+// -> linear (128 -> 10) -> softmax.
 struct Model {
-  axle::Tensor w1, b1, w2, b2;
+  axle::Tensor conv_w, conv_b, ln_w, ln_b, fc_w, fc_b;
   axle::Tensor forward(const axle::Tensor& x) const {
-    return axle::matmul(axle::relu(axle::matmul(x, w1) + b1), w2) + b2;
+    axle::Tensor h = axle::relu(axle::conv2d(x, conv_w, conv_b, {1}, {1}));
+    h = axle::flatten(axle::max_pool2d(h, {2, 2}), 1);
+    h = axle::layer_norm(h, {h.size(1)}, ln_w, ln_b);
+    return axle::softmax(axle::linear(h, fc_w, fc_b), -1);
   }
-  Model to(const axle::Device& d) const { return {w1.to(d), b1.to(d), w2.to(d), b2.to(d)}; }
+  Model to(const axle::Device& d) const {
+    return {conv_w.to(d), conv_b.to(d), ln_w.to(d), ln_b.to(d), fc_w.to(d), fc_b.to(d)};
+  }
 };
 
 }  // namespace
 
 int main() {
   try {
-    std::printf("axle %s: a 2-layer MLP (16 -> 32 -> 4) on a batch of 8, on every device\n\n", axle::version().c_str());
-    const Model host{weights(16, 32, 0.0), weights(1, 32, 1.0).reshape({32}), weights(32, 4, 2.0),
-                     weights(1, 4, 3.0).reshape({4})};
-    const axle::Tensor x = weights(8, 16, 4.0);
+    std::printf("axle %s: a small CNN (conv 3x3, relu, max pool, layer norm, linear, softmax) on a batch of 4\n"
+                "8x8 RGB images, on every device\n\n", axle::version().c_str());
+    const Model host{weights(8, 27, 0.0).reshape({8, 3, 3, 3}), weights(1, 8, 1.0).reshape({8}),
+                     weights(1, 128, 2.0).reshape({128}), weights(1, 128, 3.0).reshape({128}),
+                     weights(10, 128, 4.0), weights(1, 10, 5.0).reshape({10})};
+    const axle::Tensor x = weights(4, 192, 6.0).reshape({4, 3, 8, 8});
     const axle::Tensor reference = host.forward(x);
 
     int failures = 0;
