@@ -2,7 +2,9 @@
 // test and on the host reference, outputs compared with dtype tolerances.
 #include "samples/samples.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 
 namespace axle::conformance {
@@ -77,7 +79,14 @@ std::string check_case(const OpSamples& spec, const Sample& sample, DType dtype,
 
 std::vector<OpReport> run(const Device& device, const RunOptions& options) {
   const Device host("cpu");
-  const bool self_check = device.type() == host.type();
+  const bool self_check = device.type() == host.type() && options.plugin.empty();
+  using Filter = PluginFilterGuard;
+  // The oracle: the reference plugin alone (composites and host fallback as usual).
+  auto oracle = [] { return std::make_unique<Filter>(Filter::Mode::Only, std::vector<std::string>{"reference"}); };
+  // Under test: everything as a user gets it, or the reference alone on a self check.
+  auto under_test = [&] {
+    return self_check ? oracle() : std::unique_ptr<Filter>();
+  };
   std::vector<OpReport> reports;
   for (const OpSamples& spec : all_samples()) {
     if (!options.ops.empty() && std::find(options.ops.begin(), options.ops.end(), spec.op) == options.ops.end())
@@ -100,7 +109,11 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
       };
       std::vector<Sample> ref, dev;
       try {
-        ref = generate(spec, host, dtype, options.seed);
+        {
+          const auto guard = oracle();
+          ref = generate(spec, host, dtype, options.seed);
+        }
+        const auto guard = under_test();
         dev = generate(spec, device, dtype, options.seed);
       } catch (const std::exception& e) {
         failure("(generator)", std::string("the sample generator threw: ") + e.what());
@@ -111,8 +124,15 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
         continue;
       }
       for (size_t i = 0; i < ref.size(); ++i) {
-        const Outcome want = execute(handle, ref[i]);
-        const Outcome got = execute(handle, dev[i]);
+        Outcome want, got;
+        {
+          const auto guard = oracle();
+          want = execute(handle, ref[i]);
+        }
+        {
+          const auto guard = under_test();
+          got = execute(handle, dev[i]);
+        }
         std::string diff = check_case(spec, ref[i], dtype, got, want);
         if (diff.empty() && self_check && ref[i].error.empty()) {
           for (const Tensor& t : got.tensors)

@@ -5,6 +5,7 @@
 #include <axle/logging.h>
 #include <axle/ops.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -292,6 +293,18 @@ axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dt
   }
 }
 
+thread_local const PluginFilterGuard* t_plugin_filter = nullptr;
+
+PluginFilterGuard::PluginFilterGuard(Mode mode, std::vector<std::string> plugins)
+    : mode_(mode), plugins_(std::move(plugins)), previous_(t_plugin_filter) {
+  t_plugin_filter = this;
+}
+PluginFilterGuard::~PluginFilterGuard() { t_plugin_filter = previous_; }
+bool PluginFilterGuard::allows(const std::string& plugin) const {
+  const bool listed = std::find(plugins_.begin(), plugins_.end(), plugin) != plugins_.end();
+  return mode_ == Mode::Only ? listed : !listed;
+}
+
 Stack dispatch(const OpEntry& op, Stack& args) {
   if (&op == copy_op()) {
     Tensor& self = args[0].tensor();
@@ -341,6 +354,7 @@ Stack dispatch(const OpEntry& op, Stack& args) {
     switch (c.kind) {
       case CandidateKind::Kernel:
       case CandidateKind::BoxedFallback: {
+        if (t_plugin_filter && !t_plugin_filter->allows(c.plugin)) continue;
         KernelCallContext ctx;
         const axle_status s = invoke(op, c, args, outputs, device, ctx);
         if (s == AXLE_OK) return outputs;

@@ -107,11 +107,17 @@ struct RunOptions {
   uint64_t seed = 1234;
   // Ops to skip on this device, each with its reason (printed).
   std::vector<std::pair<std::string, std::string>> skip;
+  // The plugin under test on `device`'s type when that type is also the host's
+  // ("cpu"): its results are compared with the reference plugin's alone. Empty
+  // on "cpu": the reference plugin checks the samples themselves.
+  std::string plugin;
 };
 // Runs every sample on `device` and compares outputs with the same sample run on
 // the host reference ("cpu"). Expected errors must be raised with that class on
-// both. A device equal to "cpu" checks the samples themselves: expected errors,
-// output shapes and dtypes against the shape functions, determinism.
+// both. The oracle runs with the reference plugin's kernels only
+// (PluginFilterGuard). A device equal to "cpu" without `options.plugin` checks the
+// samples themselves: expected errors, output shapes and dtypes against the shape
+// functions, determinism.
 std::vector<OpReport> run(const Device& device, const RunOptions& options = {});
 // A table: op, passed, failed, skipped (reason); then the failures.
 std::string format_report(const std::vector<OpReport>& reports);

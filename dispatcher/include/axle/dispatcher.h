@@ -94,6 +94,26 @@ AXLE_API std::vector<ExplainRow> explain(std::string_view op);
 // Names of all declared operators.
 AXLE_API std::vector<std::string> op_names();
 
+// Restricts, on the calling thread and while it lives, which plugins' kernels and
+// boxed fallbacks may serve a call (composites, application kernels and the host
+// fallback are unaffected). Like PyTorch's ExcludeDispatchKeyGuard: the
+// conformance engine runs the reference plugin alone as the oracle on a device
+// type that a faster plugin also serves. Guards nest; the innermost one applies.
+class AXLE_API PluginFilterGuard {
+ public:
+  enum class Mode { Only, Exclude };
+  PluginFilterGuard(Mode mode, std::vector<std::string> plugins);
+  ~PluginFilterGuard();
+  PluginFilterGuard(const PluginFilterGuard&) = delete;
+  PluginFilterGuard& operator=(const PluginFilterGuard&) = delete;
+  bool allows(const std::string& plugin) const;
+
+ private:
+  Mode mode_;
+  std::vector<std::string> plugins_;
+  const PluginFilterGuard* previous_;
+};
+
 AXLE_API DType get_default_dtype();
 AXLE_API void set_default_dtype(DType d);  // floating dtypes only (ValueError otherwise)
 AXLE_API Device get_default_device();
