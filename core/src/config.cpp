@@ -37,7 +37,7 @@ const std::vector<std::string>& known_config_keys() {
   static const std::vector<std::string> keys = {
       "plugin_paths",     "log_level",        "fallback",         "fallback.policy", "fallback.devices",
       "default_device",   "default_dtype",    "plugins",          "plugins.<name>.enabled",
-      "plugins.<name>.rank"};
+      "plugins.<name>.rank", "plugins.<name>.options", "cpu", "cpu.threads"};
   return keys;
 }
 
@@ -103,7 +103,7 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
-  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins"});
+  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu"});
   Config c;
   if (doc.contains("plugin_paths")) {
     const json& v = doc["plugin_paths"];
@@ -138,7 +138,7 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     for (auto it = p.begin(); it != p.end(); ++it) {
       const std::string path = "plugins." + it.key();
       if (!it.value().is_object()) type_error(source, path, "an object", it.value());
-      check_keys(source, path + ".", it.value(), {"enabled", "rank"});
+      check_keys(source, path + ".", it.value(), {"enabled", "rank", "options"});
       PluginSettings s;
       if (it.value().contains("enabled")) {
         const json& e = it.value()["enabled"];
@@ -150,10 +150,31 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
         if (!r.is_number_integer()) type_error(source, path + ".rank", "an integer", r);
         s.rank = r.get<int>();
       }
+      if (it.value().contains("options")) {
+        const json& o = it.value()["options"];
+        if (!o.is_object()) type_error(source, path + ".options", "an object", o);
+        for (auto opt = o.begin(); opt != o.end(); ++opt) s.options[opt.key()] = opt.value().dump();
+      }
       c.plugins[it.key()] = s;
     }
   }
+  if (doc.contains("cpu")) {
+    const json& h = doc["cpu"];
+    if (!h.is_object()) type_error(source, "cpu", "an object", h);
+    check_keys(source, "cpu.", h, {"threads"});
+    if (h.contains("threads")) {
+      const json& t = h["threads"];
+      if (!t.is_number_integer() || t.get<int64_t>() < 0 || t.get<int64_t>() > 4096)
+        type_error(source, "cpu.threads", "an integer from 0 (every core) to 4096", t);
+      c.cpu_threads = t.get<int>();
+    }
+  }
   return c;
+}
+
+std::optional<std::string> Config::get(std::string_view key) const {
+  if (key == "cpu.threads" && cpu_threads) return std::to_string(*cpu_threads);
+  return std::nullopt;
 }
 
 void Config::merge(const Config& over) {
@@ -166,7 +187,9 @@ void Config::merge(const Config& over) {
   for (const auto& [k, v] : over.plugins) {
     if (v.enabled) plugins[k].enabled = v.enabled;
     if (v.rank) plugins[k].rank = v.rank;
+    for (const auto& [ok, ov] : v.options) plugins[k].options[ok] = ov;
   }
+  if (over.cpu_threads) cpu_threads = over.cpu_threads;
 }
 
 namespace {

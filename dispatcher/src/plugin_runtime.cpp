@@ -6,6 +6,8 @@
 #include <axle/logging.h>
 
 #include <cstring>
+#include <optional>
+#include <string>
 
 namespace axle {
 
@@ -33,7 +35,27 @@ void host_set_error(void* context, const char* message) {
   if (context && message) static_cast<ErrorSink*>(context)->message = message;
 }
 
-const char* host_get_option(const char*, const char*) { return nullptr; }
+// plugins.<plugin>.options.<key>, or with a NULL plugin a global dotted key
+// ("cpu.threads"), from the effective configuration; the text lives in a
+// per-thread buffer until the thread's next call.
+const char* host_get_option(const char* plugin, const char* key) {
+  if (!key) return nullptr;
+  thread_local std::string buffer;
+  const Config config = effective_config();
+  std::optional<std::string> value;
+  if (plugin) {
+    auto p = config.plugins.find(plugin);
+    if (p != config.plugins.end()) {
+      auto o = p->second.options.find(key);
+      if (o != p->second.options.end()) value = o->second;
+    }
+  } else {
+    value = config.get(key);
+  }
+  if (!value) return nullptr;
+  buffer = *value;
+  return buffer.c_str();
+}
 
 axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim, const int64_t* sizes,
                                  axle_tensor_view* out);

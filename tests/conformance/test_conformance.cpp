@@ -67,3 +67,25 @@ TEST_CASE("the arena device matches the reference on every sample") {
   CHECK(failed == 0);
   CHECK(passed > 1000);
 }
+
+TEST_CASE("the cpu plugin (oneDNN) matches the reference plugin on every sample") {
+  bool present = false;
+  for (const PluginInfo& p : plugins())
+    if (p.name == "cpu" && p.status != PluginStatus::Rejected) present = true;
+  if (!present) {
+    MESSAGE("skipped: the cpu plugin is not built (-Donednn=disabled or oneDNN missing)");
+    return;
+  }
+  conformance::RunOptions options;
+  options.plugin = "cpu";
+  const auto reports = conformance::run(Device("cpu"), options);
+  int failed = 0, passed = 0;
+  for (const auto& r : reports) {
+    failed += r.failed;
+    passed += r.passed;
+  }
+  const std::string table = conformance::format_report(reports);
+  INFO(table);
+  CHECK(failed == 0);
+  CHECK(passed > 1000);
+}

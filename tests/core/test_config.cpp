@@ -51,3 +51,20 @@ TEST_CASE("later layers win") {
   CHECK(*base.log_level == "error");
   CHECK(*base.fallback_policy == FallbackPolicy::Silent);
 }
+
+TEST_CASE("plugin options and cpu.threads") {
+  const Config c = Config::parse(R"({"plugins": {"cpu": {"options": {"threads": 2, "mode": "fast"}}},
+                                     "cpu": {"threads": 3}})", "opts.json");
+  CHECK(c.plugins.at("cpu").options.at("threads") == "2");
+  CHECK(c.plugins.at("cpu").options.at("mode") == "\"fast\"");  // kept as JSON text
+  CHECK(*c.cpu_threads == 3);
+  CHECK(*c.get("cpu.threads") == "3");
+  CHECK(!c.get("cpu.nothing"));
+  CHECK(error_of(R"({"cpu": {"threads": -1}})").find("cpu.threads") != std::string::npos);
+  CHECK(error_of(R"({"cpu": {"thread": 1}})").find("threads") != std::string::npos);
+  CHECK(error_of(R"({"plugins": {"cpu": {"options": 3}}})").find("plugins.cpu.options") != std::string::npos);
+  Config base = c;
+  base.merge(Config::parse(R"({"plugins": {"cpu": {"options": {"threads": 1}}}})", "over.json"));
+  CHECK(base.plugins.at("cpu").options.at("threads") == "1");
+  CHECK(base.plugins.at("cpu").options.at("mode") == "\"fast\"");
+}

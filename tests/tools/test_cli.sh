@@ -16,7 +16,7 @@ assert any(d["type"] == "cpu" and d["count"] == 1 for d in info["devices"]), inf
 assert info["search_path"][0].endswith("broken"), info["search_path"]
 PY
 "$axle" info | grep -q "reason: plugin ABI 2.0 does not match"
-"$axle" explain add.Tensor | grep -q "runs: kernel .*plugin 'reference'"
+"$axle" explain add.Tensor | grep -q "kernel .*plugin 'reference'"
 "$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(")'
 "$axle" --help | grep -q "explain OP"
 set +e

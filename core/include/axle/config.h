@@ -22,6 +22,9 @@ AXLE_API const char* fallback_policy_name(FallbackPolicy p);
 struct PluginSettings {
   std::optional<bool> enabled;
   std::optional<int> rank;
+  // plugins.<name>.options: plugin-defined keys, each value kept as JSON text;
+  // a plugin reads them through axle_host_api.get_option.
+  std::map<std::string, std::string> options;
 };
 
 // One configuration layer; unset fields leave lower layers' values in place.
@@ -33,6 +36,10 @@ struct AXLE_API Config {
   std::optional<std::string> default_device;
   std::optional<std::string> default_dtype;
   std::map<std::string, PluginSettings> plugins;               // "plugins": {name: {...}}
+  std::optional<int> cpu_threads;                              // "cpu": {"threads": n}; 0 = every core
+
+  // A global setting by dotted key ("cpu.threads") as JSON text, if set.
+  std::optional<std::string> get(std::string_view key) const;
 
   // Parses a JSON document; `source` names it in errors. Throws ConfigError.
   static Config parse(std::string_view json_text, std::string_view source);

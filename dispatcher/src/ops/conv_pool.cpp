@@ -355,6 +355,13 @@ void max_pool2d_with_indices_shape(ShapeContext& c) {
   c.outputs = {{out, input.dtype()}, {out, kInt64}};
 }
 
+// max_pool2d's own shape (the values of max_pool2d_with_indices), so a plugin can
+// serve it without computing indices; the composite serves every other device.
+void max_pool2d_shape(ShapeContext& c) {
+  max_pool2d_with_indices_shape(c);
+  c.outputs.resize(1);
+}
+
 Stack max_pool2d_composite(const Stack& a) {
   Stack r = call_op("max_pool2d_with_indices", a);
   return {r[0]};
@@ -463,7 +470,7 @@ std::vector<OpDecl> conv_pool_ops() {
        kNNOnly},
       {"max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
        "bool ceil_mode=False) -> Tensor",
-       nullptr, &max_pool2d_composite, "2-d max pooling (stride [] means kernel_size).", nullptr, kNNFunctional},
+       &max_pool2d_shape, &max_pool2d_composite, "2-d max pooling (stride [] means kernel_size).", nullptr, kNNFunctional},
       {"avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
        "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
        &avg_pool2d_shape, nullptr, "2-d average pooling.", nullptr, kNNOnly},

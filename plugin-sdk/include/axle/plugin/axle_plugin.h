@@ -170,7 +170,9 @@ typedef struct axle_host_api {
   axle_status (*allocate_output)(void* call_context, int32_t index, axle_dtype dtype, int32_t ndim,
                                  const int64_t* sizes, axle_tensor_view* out);
   /* A plugin option from the configuration (plugins.<name>.options.<key>) as a
-   * JSON text in a static buffer owned by the core, or NULL when unset. */
+   * JSON text in a buffer owned by the core (valid until the calling thread's
+   * next get_option), or NULL when unset. With plugin_name NULL, `key` is a
+   * global dotted key such as "cpu.threads". */
   const char* (*get_option)(const char* plugin_name, const char* key);
 } axle_host_api;
 

@@ -1,0 +1,19 @@
+// The cpu plugin: oneDNN primitives and our own vectorized kernels for the host
+// device "cpu", ranked above the reference plugin. Every kernel declines
+// (AXLE_DECLINED, before writing anything) what it would serve badly or not at
+// all, and the reference plugin runs it. One op family per .cpp file.
+#pragma once
+
+#include "dnnl_util.h"
+
+namespace axle::cpu {
+
+using plugin::KernelEntry;
+
+axle_status register_matmul(const axle_registrar* r);
+axle_status register_nn(const axle_registrar* r);
+axle_status register_eltwise(const axle_registrar* r);
+axle_status register_binary(const axle_registrar* r);
+axle_status register_conv_pool(const axle_registrar* r);
+
+}  // namespace axle::cpu

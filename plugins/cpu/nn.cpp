@@ -1,0 +1,161 @@
+// Normalization and softmax on oneDNN: softmax / log_softmax (softmax_v2, the
+// output dtype may differ from the input's), layer_norm and batch_norm
+// (inference with running statistics). float32 and bfloat16 data; scale and shift
+// must be float32 (oneDNN's requirement), otherwise the call is declined.
+#include "kernels.h"
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_bool;
+using plugin::arg_double;
+using plugin::arg_int;
+using plugin::arg_is_none;
+using plugin::arg_tensor;
+
+bool float_data(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16; }
+
+// An optional float32 1-D contiguous parameter of `n` elements (weight, bias...):
+// returns false when present but unusable; *data is null when absent.
+bool param(const axle_kernel_call* c, int i, int64_t n, void** data) {
+  *data = nullptr;
+  if (arg_is_none(c, i)) return true;
+  const axle_tensor_view& v = arg_tensor(c, i);
+  if (v.ndim < 0 || !v.data) return true;
+  if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != n || !plugin::is_contiguous(v)) return false;
+  *data = v.data;
+  return true;
+}
+
+axle_status softmax_impl(const axle_kernel_call* c, dnnl::algorithm alg) {
+  Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
+  if (src.ndim() == 0 || src.numel() == 0 || !float_data(src.dtype) || !float_data(dst.dtype) ||
+      src.has_zero_stride())
+    return AXLE_DECLINED;
+  int64_t dim = arg_int(c, 1);
+  if (dim < 0) dim += src.ndim();
+  Key key(alg == dnnl::algorithm::softmax_log ? "log_softmax" : "softmax");
+  key.add(src).add(dst).add(dim);
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc smd, dmd;
+    if (!describe(src, &smd) || !describe(dst, &dmd)) return declined("dtype or rank oneDNN lacks");
+    const dnnl::softmax_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, smd, dmd, static_cast<int>(dim));
+    const dnnl::softmax_v2_forward::primitive_desc pd(d, default_attr(), engine());
+    return make_primitive<dnnl::softmax_v2_forward::primitive_desc, dnnl::softmax_v2_forward>(
+        pd, {DNNL_ARG_SRC, DNNL_ARG_DST}, {smd, dmd});
+  });
+  if (!p->declined.empty()) return AXLE_DECLINED;
+  execute(*p, {src.data, dst.data});
+  return AXLE_OK;
+}
+
+axle_status softmax(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return softmax_impl(c, dnnl::algorithm::softmax_accurate); });
+}
+axle_status log_softmax(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return softmax_impl(c, dnnl::algorithm::softmax_log); });
+}
+
+// layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable): the
+// normalized dims are flattened into one, so the input must be contiguous.
+axle_status layer_norm(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const axle_tensor_view& in = arg_tensor(c, 0);
+    const axle_tensor_view& out = c->outputs[0];
+    if (!float_data(in.dtype) || out.dtype != in.dtype || !plugin::is_contiguous(in) || !plugin::is_contiguous(out))
+      return AXLE_DECLINED;
+    const int64_t total = plugin::numel(in);
+    int64_t inner = 1;
+    const axle_value& ns = c->args[1];
+    for (int64_t i = 0; i < ns.u.ints.count; ++i) inner *= ns.u.ints.items[i];
+    if (total == 0 || inner == 0) return AXLE_DECLINED;
+    void *scale = nullptr, *shift = nullptr;
+    if (!param(c, 2, inner, &scale) || !param(c, 3, inner, &shift)) return AXLE_DECLINED;
+    const double eps = arg_double(c, 4);
+    Shape s;
+    s.dims = {total / inner, inner};
+    s.strides = {inner, 1};
+    s.dtype = in.dtype;
+    Key key("layer_norm");
+    key.add(s).add(eps).add(static_cast<int64_t>(scale != nullptr)).add(static_cast<int64_t>(shift != nullptr));
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc md;
+      if (!describe(s, &md)) return declined("dtype oneDNN lacks");
+      auto flags = dnnl::normalization_flags::none;
+      if (scale) flags |= dnnl::normalization_flags::use_scale;
+      if (shift) flags |= dnnl::normalization_flags::use_shift;
+      const dnnl::layer_normalization_forward::desc d(dnnl::prop_kind::forward_inference, md, static_cast<float>(eps),
+                                                      flags);
+      const dnnl::layer_normalization_forward::primitive_desc pd(d, default_attr(), engine());
+      std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_DST};
+      std::vector<dnnl::memory::desc> mds = {md, md};
+      const dnnl::memory::desc pmd({inner}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+      if (scale) ids.push_back(DNNL_ARG_SCALE), mds.push_back(pmd);
+      if (shift) ids.push_back(DNNL_ARG_SHIFT), mds.push_back(pmd);
+      return make_primitive<dnnl::layer_normalization_forward::primitive_desc, dnnl::layer_normalization_forward>(
+          pd, ids, mds);
+    });
+    if (!p->declined.empty()) return AXLE_DECLINED;
+    std::vector<void*> ptrs = {in.data, out.data};
+    if (scale) ptrs.push_back(scale);
+    if (shift) ptrs.push_back(shift);
+    execute(*p, ptrs);
+    return AXLE_OK;
+  });
+}
+
+// batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+// eps, cudnn_enabled), inference only: normalized with the running statistics.
+axle_status batch_norm(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    if (arg_bool(c, 5)) return AXLE_DECLINED;  // training
+    Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
+    if (src.ndim() < 2 || src.numel() == 0 || !float_data(src.dtype) || dst.dtype != src.dtype ||
+        src.has_zero_stride() || src.strides != dst.strides)
+      return AXLE_DECLINED;
+    const int64_t channels = src.dims[1];
+    void *scale, *shift, *mean, *var;
+    if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !param(c, 3, channels, &mean) ||
+        !param(c, 4, channels, &var) || !mean || !var)
+      return AXLE_DECLINED;
+    const double eps = arg_double(c, 7);
+    Key key("batch_norm");
+    key.add(src).add(eps).add(static_cast<int64_t>(scale != nullptr)).add(static_cast<int64_t>(shift != nullptr));
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc md;
+      if (!describe(src, &md)) return declined("dtype or rank oneDNN lacks");
+      auto flags = dnnl::normalization_flags::use_global_stats;
+      if (scale) flags |= dnnl::normalization_flags::use_scale;
+      if (shift) flags |= dnnl::normalization_flags::use_shift;
+      const dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, md, static_cast<float>(eps),
+                                                      flags);
+      const dnnl::batch_normalization_forward::primitive_desc pd(d, default_attr(), engine());
+      const dnnl::memory::desc pmd({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+      std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};
+      std::vector<dnnl::memory::desc> mds = {md, md, pmd, pmd};
+      if (scale) ids.push_back(DNNL_ARG_SCALE), mds.push_back(pmd);
+      if (shift) ids.push_back(DNNL_ARG_SHIFT), mds.push_back(pmd);
+      return make_primitive<dnnl::batch_normalization_forward::primitive_desc, dnnl::batch_normalization_forward>(
+          pd, ids, mds);
+    });
+    if (!p->declined.empty()) return AXLE_DECLINED;
+    std::vector<void*> ptrs = {src.data, dst.data, mean, var};
+    if (scale) ptrs.push_back(scale);
+    if (shift) ptrs.push_back(shift);
+    execute(*p, ptrs);
+    return AXLE_OK;
+  });
+}
+
+const KernelEntry kKernels[] = {
+    {"softmax.int", &softmax, AXLE_HERE},
+    {"log_softmax.int", &log_softmax, AXLE_HERE},
+    {"layer_norm", &layer_norm, AXLE_HERE},
+    {"batch_norm", &batch_norm, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_nn(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu
