@@ -39,3 +39,24 @@ def test_out_errors_like_torch():
         axle.add(a, a, out=3)
     with pytest.raises(axle.TypeError):
         axle.max(axle.ones(2, 2), 1, out=axle.empty(0))
+
+
+def test_out_is_written_in_place_without_a_temporary():
+    a, b = axle.rand(64, 32), axle.rand(64, 32)
+    out = axle.empty(64, 32)
+    ptr = out.data_ptr()
+    axle.add(a, b, out=out)
+    assert out.data_ptr() == ptr
+    np.testing.assert_allclose(np.asarray(out), np.asarray(a) + np.asarray(b), rtol=1e-6)
+    m = axle.empty(64, 64)
+    axle.matmul(a, b.t(), out=m)
+    np.testing.assert_allclose(np.asarray(m), np.asarray(a) @ np.asarray(b).T, rtol=1e-5, atol=1e-5)
+
+
+def test_out_aliasing_an_input_is_still_right():
+    # matmul reads its inputs after writing part of out: axle computes into a
+    # temporary when out shares memory with an input.
+    x = axle.rand(16, 16)
+    want = np.asarray(x) @ np.asarray(x)
+    axle.matmul(x, x, out=x)
+    np.testing.assert_allclose(np.asarray(x), want, rtol=1e-5, atol=1e-5)

@@ -36,6 +36,9 @@ class OpGroup {
  private:
   bool declares_out() const;
   py::object call_with_out(PyObject* const* args, size_t nargs, PyObject* kwnames, Py_ssize_t out_at) const;
+  // Overload resolution and the call; `outs` non-null: torch's out= (call_op_out).
+  py::object call_resolved(PyObject* const* args, size_t nargs, PyObject* kwnames,
+                           const std::vector<Tensor>* outs) const;
   std::string name_;
   std::vector<OpHandle> overloads_;
   bool has_out_kwarg_ = true;  // out= handled generically (no overload declares `out`)

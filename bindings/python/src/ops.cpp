@@ -110,29 +110,6 @@ py::object OpGroup::call(const py::args& args, const py::kwargs& kwargs) const {
   return call_fast(flat.data(), args.size(), kwargs.size() ? names.ptr() : nullptr);
 }
 
-namespace {
-
-// Writes an op's result into a caller's `out=` tensor as torch does: the result
-// dtype must be castable to out's; out is resized (new storage) when its shape differs.
-void write_out(const char* op, const Tensor& result, Tensor& out) {
-  const DType from = result.dtype(), to = out.dtype();
-  AXLE_CHECK(!(is_floating_point(from) && is_integral(to, true)) && !(from != kBool && to == kBool), DTypeError, op,
-             ": result type ", dtype_name(from), " can't be cast to the desired output type ", dtype_name(to));
-  AXLE_CHECK(out.device() == result.device(), DeviceError, op, ": out is on ", out.device(), " but the result is on ",
-             result.device());
-  if (out.sizes() != result.sizes()) {
-    Tensor fresh = make_empty(result.sizes(), to, out.device());
-    TensorImpl& impl = out.unsafe_impl();
-    impl.storage = fresh.storage();
-    impl.sizes = result.sizes();
-    impl.strides = fresh.strides();
-    impl.storage_offset = 0;
-  }
-  out.copy_(result);
-}
-
-}  // namespace
-
 bool OpGroup::declares_out() const {
   for (const OpHandle& h : overloads_)
     if (h.schema().find_argument("out") >= 0) return true;
@@ -140,7 +117,8 @@ bool OpGroup::declares_out() const {
 }
 
 // `out=` for every op whose schemas have no out argument (torch's *.out overloads):
-// call the functional overload, then write the result(s) into out.
+// the functional overload runs with the out tensors handed to the dispatcher
+// (call_op_out), which lets kernels write into them directly.
 py::object OpGroup::call_with_out(PyObject* const* args, size_t nargs, PyObject* kwnames, Py_ssize_t out_at) const {
   const Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
   PyObject* out_obj = args[nargs + static_cast<size_t>(out_at)];
@@ -151,23 +129,23 @@ py::object OpGroup::call_with_out(PyObject* const* args, size_t nargs, PyObject*
     names[j++] = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(kwnames, k));
     rest.push_back(args[nargs + static_cast<size_t>(k)]);
   }
-  py::object result = call_fast(rest.data(), nargs, nkw > 1 ? names.ptr() : nullptr);
-  if (out_obj == Py_None) return result;
+  PyObject* rest_names = nkw > 1 ? names.ptr() : nullptr;
+  if (out_obj == Py_None) return call_fast(rest.data(), nargs, rest_names);
   const std::string op = name_ + "(out=...)";
-  if (is_tensor(result.ptr())) {
-    if (!is_tensor(out_obj)) throw ArgumentTypeError(op + ": out must be a Tensor");
-    write_out(op.c_str(), tensor_ref(result.ptr()), tensor_ref(out_obj));
-    return py::reinterpret_borrow<py::object>(out_obj);
+  std::vector<Tensor> outs;
+  const bool single = is_tensor(out_obj);
+  if (single) {
+    outs.push_back(tensor_ref(out_obj));
+  } else {
+    py::handle o(out_obj);
+    if (!(py::isinstance<py::tuple>(o) || py::isinstance<py::list>(o)))
+      throw ArgumentTypeError(op + ": out must be a Tensor or a tuple of Tensors");
+    for (const py::handle item : o) {
+      if (!is_tensor(item.ptr())) throw ArgumentTypeError(op + ": out must hold Tensors");
+      outs.push_back(tensor_ref(item.ptr()));
+    }
   }
-  py::tuple results = py::reinterpret_borrow<py::tuple>(result);
-  py::handle outs(out_obj);
-  if (!(py::isinstance<py::tuple>(outs) || py::isinstance<py::list>(outs)) || py::len(outs) != py::len(results))
-    throw ArgumentTypeError(op + ": out must be a tuple of " + std::to_string(py::len(results)) + " Tensors");
-  for (size_t i = 0; i < py::len(results); ++i) {
-    py::handle o = outs[py::int_(i)];
-    if (!is_tensor(o.ptr()) || !is_tensor(results[i].ptr())) throw ArgumentTypeError(op + ": out must hold Tensors");
-    write_out(op.c_str(), tensor_ref(results[i].ptr()), tensor_ref(o.ptr()));
-  }
+  call_resolved(rest.data(), nargs, rest_names, &outs);
   return py::reinterpret_borrow<py::object>(out_obj);
 }
 
@@ -177,6 +155,11 @@ py::object OpGroup::call_fast(PyObject* const* args, size_t nargs, PyObject* kwn
       if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "out") == 0)
         return call_with_out(args, nargs, kwnames, k);
   }
+  return call_resolved(args, nargs, kwnames, nullptr);
+}
+
+py::object OpGroup::call_resolved(PyObject* const* args, size_t nargs, PyObject* kwnames,
+                                  const std::vector<Tensor>* outs) const {
   // Two passes, as torch's argument parser ranks overloads: first Tensors bind only to
   // Tensor parameters; then a 0-dim Tensor may also stand for a Scalar.
   std::string reasons;
@@ -188,12 +171,18 @@ py::object OpGroup::call_fast(PyObject* const* args, size_t nargs, PyObject* kwn
         if (lenient) reasons += "\n  " + h.schema().text + ": " + why;
         continue;
       }
+      if (outs && h.schema().returns.size() != outs->size())
+        throw ArgumentTypeError(name_ + "(out=...): out must be " +
+                                (h.schema().returns.size() == 1
+                                     ? std::string("a Tensor")
+                                     : "a tuple of " + std::to_string(h.schema().returns.size()) + " Tensors"));
       Stack out;
+      auto run = [&] { out = outs ? call_op_out(h, std::move(*stack), *outs) : call_op(h, std::move(*stack)); };
       if (large_call(*stack)) {
         py::gil_scoped_release release;
-        out = call_op(h, std::move(*stack));
+        run();
       } else {
-        out = call_op(h, std::move(*stack));
+        run();
       }
       return results(h.schema(), std::move(out));
     }

@@ -34,6 +34,13 @@ AXLE_API OpHandle find_op(std::string_view name);
 // Runs an op. `args` in schema order; missing trailing arguments get defaults.
 AXLE_API Stack call_op(const OpHandle& op, Stack args);
 AXLE_API Stack call_op(std::string_view name, Stack args);
+// torch's out= form of any op: writes the op's tensor results into `out` (one per
+// tensor output) and returns them. When an out tensor has exactly the result's
+// shape, dtype and device and shares no memory with an input, kernels write into
+// it directly (no temporary); otherwise the result is computed, cast into out
+// (float -> integer and non-bool -> bool are DTypeErrors) and out is resized to
+// the result's shape as torch does.
+AXLE_API Stack call_op_out(const OpHandle& op, Stack args, std::vector<Tensor> out);
 
 enum class PluginStatus { Loaded, Available, Rejected, Disabled };
 AXLE_API const char* plugin_status_name(PluginStatus s);
