@@ -1,4 +1,6 @@
-// The `axle` command line: info, explain. Exit codes: 0 ok, 1 error, 2 usage.
+// The `axle` command line: info, explain, ops, bench. Exit codes: 0 ok, 1 error, 2 usage.
+#include "bench.h"
+
 #include <axle/axle.h>
 #include <axle/plugin/axle_plugin.h>
 
@@ -22,6 +24,8 @@ constexpr const char* kUsage =
     "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
     "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
     "  ops                           every declared operator\n"
+    "  bench [--device D] [--only CASE] [--quick] [--json]\n"
+    "                                axle's own throughput on one device (threads: config cpu.threads)\n"
     "  version                       print the axle version\n"
     "\n"
     "exit codes: 0 success, 1 error (message on stderr), 2 usage error\n";
@@ -120,10 +124,16 @@ int cmd_explain(const std::string& op, bool as_json) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool as_json = false;
+  axle::cli::BenchOptions bench;
   std::vector<std::string> positional;
-  for (const auto& a : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--json")
       as_json = true;
+    else if (a == "--quick")
+      bench.quick = true;
+    else if ((a == "--device" || a == "--only") && i + 1 < args.size())
+      (a == "--device" ? bench.device : bench.only) = args[++i];
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -144,6 +154,10 @@ int main(int argc, char** argv) {
     if (cmd == "ops") {
       for (const auto& n : axle::op_names()) std::printf("%s\n", n.c_str());
       return 0;
+    }
+    if (cmd == "bench") {
+      bench.json = as_json;
+      return axle::cli::cmd_bench(bench);
     }
     if (cmd == "explain") {
       if (positional.size() != 2) {

@@ -33,8 +33,9 @@ inline float apply(float a, float b, float alpha) {
 
 // out[i] = a[i * SA] op b[i * SB] for i < n; SA, SB in {0, 1}.
 template <Op O, int SA, int SB>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void loop(float* __restrict out, const float* a,
+__attribute__((target_clones("avx2", "default"))) void loop(float* __restrict out, const float* a,
                                                                           const float* b, int64_t n, float alpha) {
+#pragma omp simd
   for (int64_t i = 0; i < n; ++i) out[i] = apply<O>(a[i * SA], b[i * SB], alpha);
 }
 

@@ -15,5 +15,6 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_eltwise(const axle_registrar* r);
 axle_status register_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
+axle_status register_copy_reduce(const axle_registrar* r);
 
 }  // namespace axle::cpu

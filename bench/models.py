@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Forward-pass time of three small float32 models, axle vs PyTorch eager.
+
+Models (same code for both libraries, written against a functional namespace
+`F` and a library module `L`, both of which use torch's names):
+  mlp          784-1024-1024-10, linear+relu, linear+relu, linear
+  cnn          3x32x32 -> conv3x3(32)+relu+pool2 -> conv3x3(64)+relu+pool2
+               -> flatten -> linear 4096-128 + relu -> linear 128-10
+  transformer  one post-norm encoder block, d=512, 8 heads, ffn 2048, seq 128
+
+For each (model, batch in 1 and 32) a worker warms up, then times loops of k
+forward calls (k chosen so one loop lasts >= ~50 ms) and reports the median of
+7 loops as seconds per forward, plus the output for a correctness check.
+
+Weights and inputs are drawn once with numpy (fixed seed) by the driver and
+written to a temporary .npz that every worker loads, so both libraries compute
+exactly the same function on exactly the same data.
+
+Each library runs in its OWN process: axle and torch both load libdnnl and
+libgomp, so importing both in one process would make them share (and fight
+over) one thread pool and one set of kernels, and the numbers would not mean
+what they claim.  Threads are set per worker: torch.set_num_threads(N), and for
+axle a JSON config {"cpu": {"threads": N}} named by AXLE_CONFIG before import.
+
+Usage:
+  python3 bench/models.py [--threads 1,2] [--json] [--pythonpath DIR]
+  python3 bench/models.py --worker {torch|axle} --threads N --weights W.npz --out R.npz
+"""
+import argparse
+import atexit
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = ("mlp", "cnn", "transformer")
+BATCHES = (1, 32)
+D, HEADS, FFN, SEQ = 512, 8, 2048, 128
+REPEATS, WARMUP, MIN_REPEAT_S, MODEL_BUDGET_S = 7, 3, 0.05, 12.0
+
+
+# ---------------------------------------------------------------- weights
+
+def make_weights(seed=0):
+    """All parameters and inputs, normal * 1/sqrt(fan_in) like a real init."""
+    rng = np.random.default_rng(seed)
+    w = {}
+
+    def param(name, shape, fan_in):
+        w[name] = (rng.standard_normal(shape) / math.sqrt(fan_in)).astype(np.float32)
+
+    for i, (n_in, n_out) in enumerate(((784, 1024), (1024, 1024), (1024, 10))):
+        param(f"mlp.w{i}", (n_out, n_in), n_in)
+        param(f"mlp.b{i}", (n_out,), n_in)
+    param("cnn.c0w", (32, 3, 3, 3), 27)
+    param("cnn.c0b", (32,), 27)
+    param("cnn.c1w", (64, 32, 3, 3), 288)
+    param("cnn.c1b", (64,), 288)
+    param("cnn.f0w", (128, 64 * 8 * 8), 64 * 8 * 8)
+    param("cnn.f0b", (128,), 64 * 8 * 8)
+    param("cnn.f1w", (10, 128), 128)
+    param("cnn.f1b", (10,), 128)
+    for name, n_out, n_in in (("qkv", 3 * D, D), ("o", D, D), ("ff0", FFN, D), ("ff1", D, FFN)):
+        param(f"tr.{name}w", (n_out, n_in), n_in)
+        param(f"tr.{name}b", (n_out,), n_in)
+    for i in (0, 1):
+        w[f"tr.ln{i}w"] = (1.0 + 0.1 * rng.standard_normal(D)).astype(np.float32)
+        w[f"tr.ln{i}b"] = (0.1 * rng.standard_normal(D)).astype(np.float32)
+    for b in BATCHES:
+        w[f"in.mlp.{b}"] = rng.standard_normal((b, 784)).astype(np.float32)
+        w[f"in.cnn.{b}"] = rng.standard_normal((b, 3, 32, 32)).astype(np.float32)
+        w[f"in.transformer.{b}"] = rng.standard_normal((b, SEQ, D)).astype(np.float32)
+    return w
+
+
+# ---------------------------------------------------------------- models
+
+def mlp(F, L, p, x):
+    x = F.relu(F.linear(x, p["mlp.w0"], p["mlp.b0"]))
+    x = F.relu(F.linear(x, p["mlp.w1"], p["mlp.b1"]))
+    return F.linear(x, p["mlp.w2"], p["mlp.b2"])
+
+
+def cnn(F, L, p, x):
+    x = F.max_pool2d(F.relu(F.conv2d(x, p["cnn.c0w"], p["cnn.c0b"], padding=1)), 2)
+    x = F.max_pool2d(F.relu(F.conv2d(x, p["cnn.c1w"], p["cnn.c1b"], padding=1)), 2)
+    x = F.relu(F.linear(x.flatten(1), p["cnn.f0w"], p["cnn.f0b"]))
+    return F.linear(x, p["cnn.f1w"], p["cnn.f1b"])
+
+
+def transformer(F, L, p, x):
+    # Attention is composed explicitly (torch 1.13 has no
+    # F.scaled_dot_product_attention, although axle does).
+    b, s, _ = x.shape
+    hd = D // HEADS
+    q, k, v = (t.reshape(b, s, HEADS, hd).transpose(1, 2)
+               for t in F.linear(x, p["tr.qkvw"], p["tr.qkvb"]).chunk(3, -1))
+    scores = L.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+    attn = L.matmul(F.softmax(scores, dim=-1), v)
+    attn = F.linear(attn.transpose(1, 2).reshape(b, s, D), p["tr.ow"], p["tr.ob"])
+    x = F.layer_norm(x + attn, (D,), p["tr.ln0w"], p["tr.ln0b"])
+    ff = F.linear(F.gelu(F.linear(x, p["tr.ff0w"], p["tr.ff0b"])), p["tr.ff1w"], p["tr.ff1b"])
+    return F.layer_norm(x + ff, (D,), p["tr.ln1w"], p["tr.ln1b"])
+
+
+MODEL_FNS = {"mlp": mlp, "cnn": cnn, "transformer": transformer}
+
+
+# ---------------------------------------------------------------- worker
+
+def time_forward(fn, budget_s):
+    """Median seconds per call over REPEATS loops of k calls each."""
+    for _ in range(WARMUP):
+        fn()
+    t0 = time.perf_counter()
+    fn()
+    one = max(time.perf_counter() - t0, 1e-6)
+    k = max(1, math.ceil(MIN_REPEAT_S / one))
+    k = max(1, min(k, int(budget_s / REPEATS / one)))  # cap total time per model
+    runs = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        for _ in range(k):
+            fn()
+        runs.append((time.perf_counter() - t0) / k)
+    return statistics.median(runs)
+
+
+def worker(lib, threads, weights_path, out_path):
+    if lib == "torch":
+        import torch as L
+        import torch.nn.functional as F
+        L.set_num_threads(threads)
+        to_lib, to_np, ctx = L.from_numpy, (lambda t: t.numpy()), L.inference_mode
+    else:
+        # axle takes its thread count from the config file named by AXLE_CONFIG;
+        # set it before importing.  The file is read lazily (on first use, not
+        # at import), so it must outlive the whole run.
+        cfg = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        json.dump({"cpu": {"threads": threads}}, cfg)
+        cfg.close()
+        os.environ["AXLE_CONFIG"] = cfg.name
+        atexit.register(os.unlink, cfg.name)
+        import contextlib
+        import axle as L
+        import axle.nn.functional as F
+        to_lib, to_np, ctx = L.from_numpy, (lambda t: t.numpy()), contextlib.nullcontext
+    data = np.load(weights_path)
+    p = {name: to_lib(np.ascontiguousarray(data[name])) for name in data.files}
+    result = {}
+    with ctx():
+        for model in MODELS:
+            for b in BATCHES:
+                x = p[f"in.{model}.{b}"]
+                fn = lambda: MODEL_FNS[model](F, L, p, x)  # noqa: E731
+                result[f"{model}.{b}.out"] = np.array(to_np(fn()))
+                result[f"{model}.{b}.sec"] = np.float64(
+                    time_forward(fn, MODEL_BUDGET_S / len(BATCHES)))
+    np.savez(out_path, **result)
+
+
+# ---------------------------------------------------------------- driver
+
+def thread_env(threads):
+    """torch.set_num_threads does not reach OpenBLAS (torch's float32 matmul on
+    Debian), whose own pool defaults to every core: pin every pool."""
+    return {k: str(threads) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
+def run_worker(lib, threads, weights, pythonpath, tmp):
+    out = os.path.join(tmp, f"{lib}-{threads}.npz")
+    env = dict(os.environ, **thread_env(threads))
+    if lib == "axle":
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, env.get("PYTHONPATH")]))
+        env["AXLE_PLUGIN_PATH"] = ""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", lib,
+           "--threads", str(threads), "--weights", weights, "--out", out]
+    res = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"{lib} worker (threads={threads}) failed:\n{res.stderr}")
+    return np.load(out)
+
+
+def compare(a, t):
+    """Max abs diff, and whether it is within rtol 1e-3 / atol 1e-4."""
+    if a.shape != t.shape:
+        return float("inf"), False
+    return float(np.max(np.abs(a - t))), bool(np.allclose(a, t, rtol=1e-3, atol=1e-4))
+
+
+def driver(threads_list, as_json, pythonpath):
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        weights = os.path.join(tmp, "weights.npz")
+        np.savez(weights, **make_weights())
+        for n in threads_list:
+            res = {lib: run_worker(lib, n, weights, pythonpath, tmp) for lib in ("torch", "axle")}
+            for model in MODELS:
+                for b in BATCHES:
+                    t_s = float(res["torch"][f"{model}.{b}.sec"])
+                    a_s = float(res["axle"][f"{model}.{b}.sec"])
+                    diff, ok = compare(res["axle"][f"{model}.{b}.out"], res["torch"][f"{model}.{b}.out"])
+                    target = 0.8 if b == 1 else 1.0
+                    rows.append(dict(model=model, batch=b, threads=n, torch_ms=t_s * 1e3,
+                                     axle_ms=a_s * 1e3, ratio=a_s / t_s, target=target,
+                                     met=a_s / t_s <= target, max_abs_diff=diff, match=ok))
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return
+    head = "%-12s %5s %7s %10s %10s %7s %7s %4s %12s" % (
+        "model", "batch", "threads", "torch ms", "axle ms", "ratio", "target", "met", "max|diff|")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print("%-12s %5d %7d %10.3f %10.3f %7.2f %7s %4s %12.2e%s" % (
+            r["model"], r["batch"], r["threads"], r["torch_ms"], r["axle_ms"], r["ratio"],
+            "<=%.1f" % r["target"], "yes" if r["met"] else "no", r["max_abs_diff"],
+            "" if r["match"] else "  MISMATCH"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--worker", choices=("torch", "axle"))
+    ap.add_argument("--threads", default="1,2",
+                    help="driver: comma-separated list; worker: one count")
+    ap.add_argument("--weights")
+    ap.add_argument("--out")
+    ap.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    ap.add_argument("--pythonpath",
+                    default=os.path.normpath(os.path.join(HERE, "..", "build", "bindings", "python")),
+                    help="directory holding the axle package (prepended to PYTHONPATH)")
+    args = ap.parse_args()
+    if args.worker:
+        if not (args.weights and args.out):
+            ap.error("--worker needs --weights and --out")
+        worker(args.worker, int(args.threads), args.weights, args.out)
+    else:
+        driver([int(n) for n in args.threads.split(",")], args.json, args.pythonpath)
+
+
+if __name__ == "__main__":
+    main()

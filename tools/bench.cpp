@@ -1,0 +1,115 @@
+// `axle bench`: axle's own figures on one device, through the public C++ API
+// (allocating outputs, as a user calls ops). Comparisons with PyTorch and raw
+// oneDNN live in scripts/bench; this measures axle alone, wherever it is
+// installed. Medians of repeated timing loops (each >= ~50 ms).
+#include "bench.h"
+
+#include <axle/axle.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace axle::cli {
+namespace {
+
+double median_seconds(const std::function<void()>& f, bool quick) {
+  f();
+  f();
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int iters = std::max(1, static_cast<int>((quick ? 0.02 : 0.05) / std::max(once, 1e-9)));
+  std::vector<double> samples;
+  for (int r = 0; r < (quick ? 3 : 7); ++r) {
+    const auto s = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) f();
+    samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count() / iters);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+Tensor uniform(const IntList& sizes, DType dtype, const Device& device) {
+  return call_op("rand", {Value(sizes)})[0].tensor().to(dtype).to(device);
+}
+
+// The kernel that serves `op` first on `device` ("plugin (file:line)").
+std::string served_by(const std::string& op, const Device& device) {
+  for (const ExplainRow& row : explain(op))
+    if (row.device_type == std::string(device.type().name()) && !row.chain.empty())
+      return row.chain.front().plugin.empty() ? row.chain.front().kind : row.chain.front().plugin;
+  return "?";
+}
+
+struct Case {
+  std::string name, op, unit;
+  double work;  // units of work per call (bytes, flops, or 1 for per-call time)
+  std::function<std::function<void()>(const Device&)> setup;
+};
+
+}  // namespace
+
+int cmd_bench(const BenchOptions& o) {
+  const Device device(o.device);
+  const std::vector<Case> cases = {
+      {"add, 1 element", "add.Tensor", "ns/call", 1,
+       [](const Device& d) {
+         Tensor a = uniform({1}, kFloat32, d), b = uniform({1}, kFloat32, d);
+         return std::function<void()>([a, b] { add(a, b); });
+       }},
+      {"add 16M f32", "add.Tensor", "GB/s", 3.0 * 4 * (16 << 20),
+       [](const Device& d) {
+         Tensor a = uniform({16 << 20}, kFloat32, d), b = uniform({16 << 20}, kFloat32, d);
+         return std::function<void()>([a, b] { add(a, b); });
+       }},
+      {"softmax 4096x1024 f32", "softmax.int", "GB/s", 2.0 * 4 * 4096 * 1024,
+       [](const Device& d) {
+         Tensor x = uniform({4096, 1024}, kFloat32, d);
+         return std::function<void()>([x] { softmax(x, 1); });
+       }},
+      {"layer_norm 4096x1024 f32", "layer_norm", "GB/s", 2.0 * 4 * 4096 * 1024,
+       [](const Device& d) {
+         Tensor x = uniform({4096, 1024}, kFloat32, d), w = uniform({1024}, kFloat32, d);
+         return std::function<void()>([x, w] { layer_norm(x, IntList{1024}, w, w); });
+       }},
+      {"matmul 1024 f32", "mm", "GFLOP/s", 2.0 * 1024 * 1024 * 1024,
+       [](const Device& d) {
+         Tensor a = uniform({1024, 1024}, kFloat32, d);
+         return std::function<void()>([a] { mm(a, a); });
+       }},
+      {"matmul 1024 bf16", "mm", "GFLOP/s", 2.0 * 1024 * 1024 * 1024,
+       [](const Device& d) {
+         Tensor a = uniform({1024, 1024}, kBFloat16, d);
+         return std::function<void()>([a] { mm(a, a); });
+       }},
+      {"conv2d 8x64x56x56 3x3 f32", "convolution.out", "GFLOP/s", 2.0 * 8 * 64 * 64 * 56 * 56 * 9,
+       [](const Device& d) {
+         Tensor x = uniform({8, 64, 56, 56}, kFloat32, d), w = uniform({64, 64, 3, 3}, kFloat32, d);
+         return std::function<void()>([x, w] { conv2d(x, w, std::nullopt, IntList{1, 1}, IntList{1, 1}); });
+       }},
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  if (!o.json)
+    std::printf("axle bench on %s (medians)\n%-28s %12s %-8s  %s\n", device.str().c_str(), "case", "value", "unit",
+                "served by");
+  for (const Case& c : cases) {
+    if (!o.only.empty() && c.name.rfind(o.only, 0) != 0) continue;
+    const double s = median_seconds(c.setup(device), o.quick);
+    const double value = c.unit == "ns/call" ? s * 1e9 : c.work / s / 1e9;
+    const std::string by = served_by(c.op, device);
+    if (o.json)
+      rows.push_back({{"case", c.name}, {"unit", c.unit}, {"value", value}, {"served_by", by}});
+    else
+      std::printf("%-28s %12.1f %-8s  %s\n", c.name.c_str(), value, c.unit.c_str(), by.c_str());
+  }
+  if (o.json) std::printf("%s\n", nlohmann::json{{"device", device.str()}, {"cases", rows}}.dump(1).c_str());
+  return 0;
+}
+
+}  // namespace axle::cli
