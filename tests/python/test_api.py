@@ -3,6 +3,8 @@ operators, repr, pickling, runtime functions."""
 import copy
 import pickle
 
+import numpy as np
+
 import pytest
 
 import axle
@@ -183,3 +185,13 @@ def test_comparison_operators():
     with pytest.raises(axle.ValueError):
         bool(a == a)
     assert len({a, a.clone()}) == 2
+
+
+def test_tensor_from_numpy_data_copies_and_keeps_dtype():
+    a = np.arange(6, dtype=np.float64).reshape(2, 3)[:, ::-1]  # negative strides
+    t = axle.tensor(a)
+    assert t.dtype is axle.float64 and t.tolist() == a.tolist()
+    a[0, 0] = 100
+    assert t.tolist()[0][0] == 2.0  # a copy, as torch.tensor
+    assert axle.tensor(np.float32(1.5)).dtype is axle.float32
+    assert axle.tensor(np.ones(2, dtype=np.int16), dtype=axle.float32).dtype is axle.float32

@@ -19,7 +19,14 @@ PY
 "$axle" explain add.Tensor | grep -q "kernel .*plugin 'reference'"
 "$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(")'
 "$axle" --help | grep -q "explain OP"
+"$axle" bench --quick --only "add, 1" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["device"] == "cpu" and len(d["cases"]) == 1, d
+c = d["cases"][0]
+assert c["case"] == "add, 1 element" and c["unit"] == "ns/call" and c["value"] > 0 and c["served_by"], c'
 set +e
+"$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }
 "$axle" explain no_such_op >/dev/null 2>&1; [ $? -eq 1 ] || { echo "unknown op must exit 1"; exit 1; }
 "$axle" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "no command must exit 2"; exit 1; }
 "$axle" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "unknown command must exit 2"; exit 1; }

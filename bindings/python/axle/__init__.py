@@ -221,7 +221,15 @@ def initial_seed():
 
 
 def tensor(data, dtype=None, device=None):
-    """A tensor from nested sequences of numbers (or a copy of a Tensor)."""
+    """A tensor from nested sequences of numbers, a numpy array or scalar (its
+    dtype kept, as torch.tensor), or a copy of a Tensor."""
+    if type(data).__module__ == "numpy":
+        import numpy
+
+        t = from_numpy(numpy.ascontiguousarray(data)).clone()
+        if dtype is not None:
+            t = t.to(dtype)
+        return t if device is None else t.to(device)
     return _C._tensor(data, dtype, device)
 
 
