@@ -28,7 +28,7 @@ class SmallArray {
 
  private:
   size_t size_;
-  T inline_[N] = {};
+  T inline_[N];  // not zeroed: every element used is assigned first (zeroing cost ~10% of a call)
   std::vector<T> heap_;
 };
 

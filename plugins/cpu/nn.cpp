@@ -1,6 +1,6 @@
-// Normalization and softmax on oneDNN: softmax / log_softmax (softmax_v2, the
-// output dtype may differ from the input's), layer_norm and batch_norm
-// (inference with running statistics). float32 and bfloat16 data; scale and shift
+// Normalization, softmax and prelu on oneDNN: softmax / log_softmax (softmax_v2,
+// the output dtype may differ from the input's), layer_norm, batch_norm
+// (inference with running statistics) and prelu. float32 and bfloat16 data; scale and shift
 // must be float32 (oneDNN's requirement), otherwise the call is declined.
 #include "kernels.h"
 
@@ -147,7 +147,45 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
   });
 }
 
+// prelu(self, weight): one slope, or one per channel (dim 1), same dtype as self.
+axle_status prelu(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
+    const axle_tensor_view& w = arg_tensor(c, 1);
+    if (src.ndim() == 0 || src.numel() < dnnl_min_elements() || src.numel() == 0 || !float_data(src.dtype) ||
+        w.dtype != src.dtype || dst.dtype != src.dtype || src.has_zero_stride() || w.ndim > 1)
+      return AXLE_DECLINED;
+    Shape wei;
+    wei.dtype = w.dtype;
+    wei.data = w.data;
+    wei.dims.assign(static_cast<size_t>(src.ndim()), 1);
+    wei.strides.assign(static_cast<size_t>(src.ndim()), 1);
+    const int64_t n = plugin::numel(w);
+    if (n != 1) {
+      if (src.ndim() < 2 || src.dims[1] != n) return AXLE_DECLINED;
+      wei.dims[1] = n;
+      wei.strides[1] = w.ndim == 1 ? w.strides[0] : 1;
+    }
+    wei.unexpand();
+    Key key("prelu");
+    key.add(src).add(wei).add(dst);
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc smd, wmd, dmd;
+      if (!describe(src, &smd) || !describe(wei, &wmd) || !describe(dst, &dmd)) return declined("dtype or rank");
+      if (smd != dmd) return declined("input and output layouts differ");
+      const dnnl::prelu_forward::desc d(dnnl::prop_kind::forward_inference, smd, wmd);
+      const dnnl::prelu_forward::primitive_desc pd(d, default_attr(), engine());
+      return make_primitive<dnnl::prelu_forward::primitive_desc, dnnl::prelu_forward>(
+          pd, {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, {smd, wmd, dmd});
+    });
+    if (!p->declined.empty()) return AXLE_DECLINED;
+    execute(*p, {src.data, wei.data, dst.data});
+    return AXLE_OK;
+  });
+}
+
 const KernelEntry kKernels[] = {
+    {"prelu", &prelu, AXLE_HERE},
     {"softmax.int", &softmax, AXLE_HERE},
     {"log_softmax.int", &log_softmax, AXLE_HERE},
     {"layer_norm", &layer_norm, AXLE_HERE},
