@@ -33,6 +33,21 @@ print_phase_times() {
   for t in "${PHASE_TIMES[@]}"; do echo "  $t"; done
 }
 
+# The CUDA toolkit lives outside PATH on these machines (/usr/local/cuda, not an
+# apt package). cuda_options prints the meson options for the CUDA plugin: built
+# for one architecture (sm_80; CI has no GPU, so one is enough to prove it
+# compiles) when nvcc exists, else disabled. scripts/gpu-check builds them all.
+if [ -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+cuda_options() {
+  if command -v nvcc >/dev/null; then
+    echo "-Dcuda=enabled -Dgpu_archs=-gencode=arch=compute_80,code=sm_80"
+  else
+    echo "-Dcuda=disabled"
+  fi
+}
+
 # configure_build DIR [meson options...]: setup once, reconfigure when options change.
 configure_build() {
   local dir=$1; shift

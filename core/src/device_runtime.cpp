@@ -45,8 +45,11 @@ DeviceRuntime& checked_runtime(const Device& device) {
   DeviceRuntime& rt = device_runtime(device.type());
   const int count = rt.device_count();
   const int index = device.resolved().index();
-  AXLE_CHECK(index < count, DeviceError, "device '", device.str(), "' is not available: ", count, " ",
-             device.type().name(), " device(s) present");
+  if (index >= count) {
+    const std::string reason = count == 0 ? rt.unavailable_reason() : std::string();
+    AXLE_CHECK(false, DeviceError, "device '", device.str(), "' is not available: ", count, " ", device.type().name(),
+               " device(s) present", reason.empty() ? "" : " (", reason, reason.empty() ? "" : ")");
+  }
   return rt;
 }
 

@@ -19,7 +19,10 @@ std::vector<DeviceInfo> devices(bool load_all) {
     try {
       info.count = rt->device_count();
       for (int i = 0; i < info.count; ++i) info.names.push_back(rt->properties(i).name);
-      if (info.count == 0) info.note = "the plugin reports zero devices";
+      if (info.count == 0) {
+        const std::string reason = rt->unavailable_reason();
+        info.note = "the plugin reports zero devices" + (reason.empty() ? std::string() : ": " + reason);
+      }
     } catch (const Error& e) {
       info.note = e.what();
     }

@@ -103,6 +103,12 @@ class PluginRuntime final : public DeviceRuntime {
     check(iface_.device_count(iface_.self, &n), "device_count");
     return n;
   }
+  // A plugin reporting zero devices may leave the reason in last_error.
+  std::string unavailable_reason() override {
+    if (device_count() != 0) return {};
+    const char* e = iface_.last_error ? iface_.last_error(iface_.self) : nullptr;
+    return e ? std::string(e) : std::string();
+  }
   DeviceProperties properties(int index) override {
     axle_device_properties p{};
     p.struct_size = sizeof p;

@@ -54,6 +54,8 @@ class AXLE_API DeviceRuntime {
   virtual void empty_cache(int index) = 0;
   // Whether the host may dereference this device's pointers (true for "cpu").
   virtual bool host_accessible() const = 0;
+  // Why device_count() is zero (the driver's answer, "no GPU"...), or "".
+  virtual std::string unavailable_reason() { return {}; }
 };
 
 // Returns the runtime of `type`, asking the installed resolver (the dispatcher,

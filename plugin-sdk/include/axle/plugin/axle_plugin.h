@@ -226,7 +226,8 @@ typedef struct axle_device_interface {
   axle_status (*allocator_stats)(void* self, int32_t index, axle_allocator_stats* stats);
   axle_status (*empty_cache)(void* self, int32_t index);
   /* Last error text of this device type, for statuses returned outside a kernel
-   * call (may be NULL). */
+   * call (may be NULL). After device_count reports zero devices, the reason
+   * ("no driver", "no GPU") which the core shows in `axle info` and errors. */
   const char* (*last_error)(void* self);
 } axle_device_interface;
 

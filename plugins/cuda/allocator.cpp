@@ -1,0 +1,166 @@
+// See allocator.h.
+#include "allocator.h"
+
+#include "cuda_util.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace axle::cuda {
+namespace {
+
+constexpr size_t kSmall = size_t{1} << 20;
+size_t round_size(size_t n) {
+  const size_t granule = n <= kSmall ? 512 : (size_t{2} << 20);
+  return std::max<size_t>(granule, (n + granule - 1) / granule * granule);
+}
+
+struct Block {
+  size_t size = 0;
+  cudaEvent_t ready = nullptr;  // recorded at free; the block is reusable once it completed
+};
+
+struct DeviceCache {
+  std::mutex mutex;
+  std::unordered_map<void*, size_t> live;     // handed out: ptr -> rounded size
+  std::multimap<size_t, void*> free;          // reusable now
+  std::deque<std::pair<void*, Block>> pending;  // freed, event not yet known complete
+  std::vector<cudaEvent_t> spare_events;
+  uint64_t allocated = 0, reserved = 0, peak = 0, allocs = 0, frees = 0;
+};
+
+DeviceCache& cache(int device) {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<DeviceCache>>* caches = new std::map<int, std::unique_ptr<DeviceCache>>;
+  std::lock_guard lock(mutex);
+  auto& c = (*caches)[device];
+  if (!c) c = std::make_unique<DeviceCache>();
+  return *c;
+}
+
+// Moves pending blocks whose event completed to the free lists (caller holds the lock).
+void collect(DeviceCache& c) {
+  while (!c.pending.empty()) {
+    auto& [ptr, block] = c.pending.front();
+    if (block.ready && cudaEventQuery(block.ready) == cudaErrorNotReady) break;  // FIFO: later ones are later
+    cudaGetLastError();
+    if (block.ready) c.spare_events.push_back(block.ready);
+    c.free.emplace(block.size, ptr);
+    c.pending.pop_front();
+  }
+}
+
+// Frees every cached block (caller holds the lock and has set the device).
+void release(DeviceCache& c) {
+  if (!c.pending.empty()) cudaDeviceSynchronize();
+  for (auto& [ptr, block] : c.pending) {
+    if (block.ready) c.spare_events.push_back(block.ready);
+    c.free.emplace(block.size, ptr);
+  }
+  c.pending.clear();
+  for (auto& [size, ptr] : c.free) {
+    cudaFree(ptr);
+    c.reserved -= size;
+  }
+  c.free.clear();
+}
+
+}  // namespace
+
+axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
+  DeviceGuard guard(device);
+  if (!guard.ok()) return check(cudaSetDevice(device), "cudaSetDevice");
+  DeviceCache& c = cache(device);
+  const size_t size = round_size(nbytes);
+  std::lock_guard lock(c.mutex);
+  collect(c);
+  void* p = nullptr;
+  auto it = c.free.find(size);
+  if (it != c.free.end()) {
+    p = it->second;
+    c.free.erase(it);
+  } else {
+    cudaError_t e = cudaMalloc(&p, size);
+    if (e == cudaErrorMemoryAllocation) {  // release the cache once and retry
+      cudaGetLastError();
+      release(c);
+      e = cudaMalloc(&p, size);
+    }
+    if (e != cudaSuccess) {
+      size_t free_b = 0, total_b = 0;
+      cudaGetLastError();
+      cudaMemGetInfo(&free_b, &total_b);
+      set_last_error("CUDA out of memory: tried to allocate " + std::to_string(nbytes) + " bytes on cuda:" +
+                     std::to_string(device) + "; " + std::to_string(free_b) + " of " + std::to_string(total_b) +
+                     " bytes free, " + std::to_string(c.reserved) + " reserved by axle's cache (" +
+                     cudaGetErrorString(e) + ")");
+      return AXLE_ERROR_OUT_OF_MEMORY;
+    }
+    c.reserved += size;
+  }
+  c.live[p] = size;
+  c.allocated += size;
+  c.peak = std::max(c.peak, c.allocated);
+  ++c.allocs;
+  *ptr = p;
+  return AXLE_OK;
+}
+
+axle_status cached_free(int device, void* ptr) {
+  if (!ptr) return AXLE_OK;
+  DeviceGuard guard(device);
+  DeviceCache& c = cache(device);
+  std::lock_guard lock(c.mutex);
+  auto it = c.live.find(ptr);
+  if (it == c.live.end()) {
+    set_last_error("cuda:" + std::to_string(device) + ": free of a pointer this allocator did not hand out");
+    return AXLE_ERROR_INVALID_ARGUMENT;
+  }
+  Block b;
+  b.size = it->second;
+  c.live.erase(it);
+  c.allocated -= b.size;
+  ++c.frees;
+  if (!c.spare_events.empty()) {
+    b.ready = c.spare_events.back();
+    c.spare_events.pop_back();
+  } else if (cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming) != cudaSuccess) {
+    b.ready = nullptr;
+    cudaGetLastError();
+  }
+  if (b.ready && cudaEventRecord(b.ready, nullptr) != cudaSuccess) {  // the legacy default stream
+    cudaGetLastError();
+    cudaDeviceSynchronize();  // cannot order: make the block safe now
+    c.spare_events.push_back(b.ready);
+    b.ready = nullptr;
+  }
+  c.pending.emplace_back(ptr, b);
+  return AXLE_OK;
+}
+
+axle_status allocator_stats(int device, axle_allocator_stats* s) {
+  DeviceCache& c = cache(device);
+  std::lock_guard lock(c.mutex);
+  s->allocated_bytes = c.allocated;
+  s->reserved_bytes = c.reserved;
+  s->peak_allocated_bytes = c.peak;
+  s->num_allocs = c.allocs;
+  s->num_frees = c.frees;
+  return AXLE_OK;
+}
+
+axle_status empty_cache(int device) {
+  DeviceGuard guard(device);
+  DeviceCache& c = cache(device);
+  std::lock_guard lock(c.mutex);
+  release(c);
+  return AXLE_OK;
+}
+
+}  // namespace axle::cuda

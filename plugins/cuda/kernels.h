@@ -1,0 +1,39 @@
+// The CUDA plugin's kernels (one family per file) and its device runtime.
+#pragma once
+
+#include <axle/plugin/helpers.hpp>
+
+#include <cstdint>
+
+namespace axle::cuda {
+
+using plugin::KernelEntry;
+
+const axle_device_interface* device_interface();
+
+axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (+ elementwise.cu)
+axle_status register_blas(const axle_registrar* r);         // blas.cpp
+
+// ---- launchers implemented in elementwise.cu (host functions)
+constexpr int kMaxDims = 12;
+// Byte strides of up to three operands aligned to the output's dims (0 for a
+// broadcast dim), dims collapsed where every operand allows.
+struct Indexing {
+  int32_t ndim = 0;
+  int64_t sizes[kMaxDims] = {};
+  int64_t strides[3][kMaxDims] = {};
+};
+enum class Compute : int32_t { Float, Double, Int64 };
+enum class Op : int32_t {
+  Copy, Fill, Add, Sub, Mul, Div, Neg, Relu, Exp, Log, Sqrt, Abs, Sigmoid, Tanh, Sin, Cos
+};
+struct Operand {
+  void* data = nullptr;
+  axle_dtype dtype = AXLE_DTYPE_FLOAT32;
+};
+// out = op(a [, b]) elementwise over `n` elements; `alpha` scales b (add/sub) or
+// is the fill value. Returns a cudaError_t as int (0: success).
+int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
+                       double alpha, void* stream);
+
+}  // namespace axle::cuda

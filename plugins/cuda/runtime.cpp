@@ -1,0 +1,128 @@
+// The "cuda" device runtime: enumeration (lazily: the first CUDA call happens
+// when the core first asks for a cuda device), properties, the caching
+// allocator, copies host<->device and device<->device, streams (blocking
+// streams, ordered with the legacy default stream the allocator records on),
+// events and synchronization. Without a GPU (or a driver) it reports zero
+// devices and why.
+#include "allocator.h"
+#include "cuda_util.h"
+#include "kernels.h"
+
+#include <cstring>
+#include <string>
+
+namespace axle::cuda {
+namespace {
+
+axle_status check_index(int32_t index) {
+  const int n = device_count();
+  if (index >= 0 && index < n) return AXLE_OK;
+  set_last_error(n == 0 ? "no CUDA device: " + unavailable_reason()
+                        : "cuda:" + std::to_string(index) + " does not exist (" + std::to_string(n) + " devices)");
+  return AXLE_ERROR_DEVICE;
+}
+
+axle_status count(void*, int32_t* n) {
+  *n = device_count();
+  if (*n == 0) set_last_error(unavailable_reason());  // the core shows it as the reason
+  return AXLE_OK;
+}
+
+axle_status properties(void*, int32_t index, axle_device_properties* p) {
+  if (axle_status s = check_index(index)) return s;
+  cudaDeviceProp prop{};
+  if (axle_status s = check(cudaGetDeviceProperties(&prop, index), "cudaGetDeviceProperties")) return s;
+  const std::string name = std::string(prop.name).substr(0, 96) + " (sm_" + std::to_string(prop.major) +
+                           std::to_string(prop.minor) + ")";
+  std::strncpy(p->name, name.c_str(), sizeof p->name - 1);
+  p->total_memory = prop.totalGlobalMem;
+  p->host_accessible = 0;
+  return AXLE_OK;
+}
+
+axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
+  if (axle_status s = check_index(index)) return s;
+  return cached_malloc(index, nbytes, ptr);
+}
+axle_status deallocate(void*, int32_t index, void* ptr, size_t) { return cached_free(index, ptr); }
+
+axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t nbytes,
+                 axle_stream stream) {
+  if (axle_status s = check_index(index)) return s;
+  if (nbytes == 0) return AXLE_OK;
+  DeviceGuard guard(index);
+  const cudaMemcpyKind k = kind == AXLE_COPY_HOST_TO_DEVICE   ? cudaMemcpyHostToDevice
+                           : kind == AXLE_COPY_DEVICE_TO_HOST ? cudaMemcpyDeviceToHost
+                                                              : cudaMemcpyDeviceToDevice;
+  if (!stream) return check(cudaMemcpy(dst, src, nbytes, k), "cudaMemcpy");  // completes before returning
+  return check(cudaMemcpyAsync(dst, src, nbytes, k, to_cuda(stream)), "cudaMemcpyAsync");
+}
+
+axle_status synchronize(void*, int32_t index) {
+  if (axle_status s = check_index(index)) return s;
+  DeviceGuard guard(index);
+  return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+axle_status stream_create(void*, int32_t index, axle_stream* s) {
+  if (axle_status st = check_index(index)) return st;
+  DeviceGuard guard(index);
+  cudaStream_t cs = nullptr;
+  // Blocking: ordered with the legacy default stream (see allocator.h).
+  if (axle_status st = check(cudaStreamCreate(&cs), "cudaStreamCreate")) return st;
+  *s = cs;
+  return AXLE_OK;
+}
+axle_status stream_destroy(void*, int32_t index, axle_stream s) {
+  DeviceGuard guard(index);
+  return check(cudaStreamDestroy(to_cuda(s)), "cudaStreamDestroy");
+}
+axle_status stream_synchronize(void*, int32_t index, axle_stream s) {
+  DeviceGuard guard(index);
+  return check(cudaStreamSynchronize(to_cuda(s)), "cudaStreamSynchronize");
+}
+axle_status event_create(void*, int32_t index, axle_event* e) {
+  if (axle_status st = check_index(index)) return st;
+  DeviceGuard guard(index);
+  cudaEvent_t ce = nullptr;
+  if (axle_status st = check(cudaEventCreateWithFlags(&ce, cudaEventDisableTiming), "cudaEventCreate")) return st;
+  *e = ce;
+  return AXLE_OK;
+}
+axle_status event_destroy(void*, int32_t index, axle_event e) {
+  DeviceGuard guard(index);
+  return check(cudaEventDestroy(static_cast<cudaEvent_t>(e)), "cudaEventDestroy");
+}
+axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
+  DeviceGuard guard(index);
+  return check(cudaEventRecord(static_cast<cudaEvent_t>(e), to_cuda(s)), "cudaEventRecord");
+}
+axle_status event_synchronize(void*, int32_t index, axle_event e) {
+  DeviceGuard guard(index);
+  return check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize");
+}
+axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
+  DeviceGuard guard(index);
+  return check(cudaStreamWaitEvent(to_cuda(s), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
+}
+axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
+  if (axle_status s = check_index(index)) return s;
+  return allocator_stats(index, st);
+}
+axle_status release(void*, int32_t index) {
+  if (axle_status s = check_index(index)) return s;
+  return empty_cache(index);
+}
+const char* last_error(void*) { return last_error_text(); }
+
+const axle_device_interface kCuda = {
+    sizeof(axle_device_interface), "cuda", nullptr, &count, &properties, &allocate, &deallocate, &copy,
+    &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
+    &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error,
+};
+
+}  // namespace
+
+const axle_device_interface* device_interface() { return &kCuda; }
+
+}  // namespace axle::cuda
