@@ -7,6 +7,7 @@
 #include <axle/tensor.h>
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 namespace axle::python {
 
@@ -67,4 +68,8 @@ struct type_caster<axle::Tensor> {
     return axle::python::wrap_tensor(t).release();
   }
 };
+// axle::IntList (a small vector) converts as std::vector<int64_t> does: to a list,
+// from any sequence of ints.
+template <>
+struct type_caster<axle::IntList> : list_caster<axle::IntList, int64_t> {};
 }  // namespace pybind11::detail

@@ -9,6 +9,7 @@
 #include <axle/error.h>
 #include <axle/export.h>
 #include <axle/scalar.h>
+#include <axle/small_vector.h>
 #include <axle/storage.h>
 
 #include <cstdint>
@@ -19,7 +20,8 @@
 
 namespace axle {
 
-using IntList = std::vector<int64_t>;
+// Sizes, strides and int[] arguments: up to 6 values inline (no allocation).
+using IntList = SmallVector<int64_t, 6>;
 
 // Memory formats of 4-d tensors, as torch.memory_format: NCHW (contiguous_format),
 // NHWC memory viewed as NCHW (channels_last), or whatever the source has (preserve_format).
