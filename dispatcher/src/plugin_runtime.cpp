@@ -5,6 +5,7 @@
 
 #include <axle/logging.h>
 
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -98,14 +99,20 @@ class PluginRuntime final : public DeviceRuntime {
     host_accessible_ = count > 0 && iface_.get_properties(iface_.self, 0, &p) == AXLE_OK && p.host_accessible != 0;
   }
 
+  // Asked on every op call (checked_runtime): the count is read from the plugin
+  // once and then kept (device sets are fixed for a process's life, as CUDA's).
   int device_count() override {
+    const int cached = count_.load(std::memory_order_acquire);
+    if (cached >= 0) return cached;
     int32_t n = 0;
     check(iface_.device_count(iface_.self, &n), "device_count");
+    count_.store(n, std::memory_order_release);
     return n;
   }
   // A plugin reporting zero devices may leave the reason in last_error.
   std::string unavailable_reason() override {
-    if (device_count() != 0) return {};
+    int32_t n = 0;  // asked again: the reason is the plugin's answer to this call
+    if (iface_.device_count(iface_.self, &n) != AXLE_OK || n != 0) return {};
     const char* e = iface_.last_error ? iface_.last_error(iface_.self) : nullptr;
     return e ? std::string(e) : std::string();
   }
@@ -178,6 +185,7 @@ class PluginRuntime final : public DeviceRuntime {
   }
 
   axle_device_interface iface_;
+  std::atomic<int> count_{-1};
   DeviceType type_;
   std::string plugin_;
   bool host_accessible_ = false;

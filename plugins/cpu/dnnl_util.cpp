@@ -217,17 +217,22 @@ int thread_count() {
   return n > 0 ? n : omp_get_num_procs();
 }
 
-axle_status guarded(const axle_kernel_call* c, const std::function<axle_status()>& body) {
+void apply_thread_count() {
   const int n = thread_count();
   if (omp_get_max_threads() != n) omp_set_num_threads(n);
+}
+
+axle_status report_exception(const axle_kernel_call* c) {
   try {
-    return body();
+    throw;
   } catch (const dnnl::error& e) {
     return plugin::fail(c, AXLE_ERROR_INTERNAL, std::string(c->op_name) + ": oneDNN: " + e.what());
   } catch (const std::bad_alloc&) {
     return plugin::fail(c, AXLE_ERROR_OUT_OF_MEMORY, std::string(c->op_name) + ": out of host memory");
   } catch (const std::exception& e) {
     return plugin::fail(c, AXLE_ERROR_INTERNAL, std::string(c->op_name) + ": " + e.what());
+  } catch (...) {
+    return plugin::fail(c, AXLE_ERROR_INTERNAL, std::string(c->op_name) + ": unknown exception");
   }
 }
 

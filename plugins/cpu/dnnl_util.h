@@ -114,7 +114,18 @@ void execute(const Primitive& p, const std::vector<void*>& ptrs);
 
 // Wraps a kernel body: oneDNN exceptions become an error status with oneDNN's
 // message, and the plugin's thread count is applied to the calling thread.
-axle_status guarded(const axle_kernel_call* c, const std::function<axle_status()>& body);
+// (A template: no std::function on the per-call path.)
+void apply_thread_count();
+axle_status report_exception(const axle_kernel_call* c);  // inside a catch block
+template <typename Body>
+axle_status guarded(const axle_kernel_call* c, Body&& body) {
+  apply_thread_count();
+  try {
+    return body();
+  } catch (...) {
+    return report_exception(c);
+  }
+}
 
 // Builds a Primitive from a primitive descriptor, or a declined one when only a
 // reference implementation exists.
