@@ -30,6 +30,19 @@ g++ -std=c++20 "$src/tests/install/consumer.cpp" -o "$tmp/consumer_pc" $flags
 cmake -S "$src/tests/install" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$root" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null
 "$tmp/cmake-build/consumer"
+# The plugin template builds as-is out of tree against the installed SDK
+# (pkg-config through the DESTDIR root as sysroot, the manifest tool from bin/),
+# loads, and reports zero devices with its note.
+cp -r "$root/share/axle/plugin-template" "$tmp/template"
+PATH="$root/bin:$PATH" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root" \
+  meson setup "$tmp/template/build" "$tmp/template" >/dev/null
+ninja -C "$tmp/template/build" >/dev/null
+[ -f "$tmp/template/build/my_device.so" ] && [ -f "$tmp/template/build/my_device.json" ] ||
+  { echo "the plugin template did not build its module and manifest"; exit 1; }
+info=$(AXLE_PLUGIN_PATH="$tmp/template/build" "$root/bin/axle" info)
+echo "$info" | grep "my_device .*loaded" >/dev/null || { echo "the template plugin did not load: $info"; exit 1; }
+echo "$info" | grep "my_device .*count 0.*not implemented yet" >/dev/null ||
+  { echo "the template device does not say why it has no devices: $info"; exit 1; }
 # Python package (when built): importable from the installed site-packages.
 ext=$(find "$root" -name '_C*.so' -path '*/axle/*' | head -1)
 if [ -n "$ext" ]; then

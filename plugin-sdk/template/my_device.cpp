@@ -1,0 +1,83 @@
+// A skeleton axle device plugin: it builds as-is, registers a device type
+// "my_device" and one kernel, and every entry answers "unimplemented" with a
+// note saying what to write there. Copy this folder, rename (see README.md),
+// then fill the entries in. The ABI rules are in axle/plugin/axle_plugin.h and
+// the plugin author's guide (docs/plugin-abi.md in axle's sources).
+#include <axle/plugin/helpers.hpp>
+
+#include <string>
+
+namespace {
+
+using namespace axle::plugin;
+
+thread_local std::string t_error;
+
+// Every runtime entry until it is written: an error status and a note the core
+// shows (axle info, the exception a user gets).
+axle_status unimplemented(const char* entry) {
+  t_error = std::string("my_device: ") + entry + " is not implemented yet (plugin template)";
+  return AXLE_ERROR_NOT_IMPLEMENTED;
+}
+
+// ---- the device runtime (see axle_device_interface in axle_plugin.h)
+// Return the number of devices; with none, set t_error to why (the core shows it).
+axle_status device_count(void*, int32_t* count) {
+  *count = 0;
+  t_error = "my_device: device enumeration is not implemented yet (plugin template)";
+  return AXLE_OK;
+}
+axle_status get_properties(void*, int32_t, axle_device_properties*) { return unimplemented("get_properties"); }
+// Allocate nbytes of device memory (any size, 0 included); NULL + OUT_OF_MEMORY when it cannot.
+axle_status allocate(void*, int32_t, size_t, void**) { return unimplemented("allocate"); }
+axle_status deallocate(void*, int32_t, void*, size_t) { return unimplemented("deallocate"); }
+// Move contiguous bytes host<->device or device<->device; a NULL stream completes before returning.
+axle_status copy(void*, axle_copy_kind, int32_t, void*, const void*, size_t, axle_stream) {
+  return unimplemented("copy");
+}
+axle_status synchronize(void*, int32_t) { return unimplemented("synchronize"); }
+axle_status stream_create(void*, int32_t, axle_stream*) { return unimplemented("stream_create"); }
+axle_status stream_destroy(void*, int32_t, axle_stream) { return unimplemented("stream_destroy"); }
+axle_status stream_synchronize(void*, int32_t, axle_stream) { return unimplemented("stream_synchronize"); }
+axle_status event_create(void*, int32_t, axle_event*) { return unimplemented("event_create"); }
+axle_status event_destroy(void*, int32_t, axle_event) { return unimplemented("event_destroy"); }
+axle_status event_record(void*, int32_t, axle_event, axle_stream) { return unimplemented("event_record"); }
+axle_status event_synchronize(void*, int32_t, axle_event) { return unimplemented("event_synchronize"); }
+axle_status stream_wait_event(void*, int32_t, axle_stream, axle_event) { return unimplemented("stream_wait_event"); }
+axle_status allocator_stats(void*, int32_t, axle_allocator_stats*) { return unimplemented("allocator_stats"); }
+axle_status empty_cache(void*, int32_t) { return unimplemented("empty_cache"); }
+const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
+
+const axle_device_interface kDevice = {
+    sizeof(axle_device_interface), "my_device", nullptr, &device_count, &get_properties, &allocate, &deallocate,
+    &copy, &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
+    &event_record, &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error,
+};
+
+// ---- kernels: arguments in schema order (`axle explain add.Tensor`), outputs
+// already allocated on the device. Return AXLE_DECLINED (before writing) for a
+// case you do not serve: the host fallback runs it.
+axle_status add(void*, const axle_kernel_call* call) {
+  return fail(call, AXLE_ERROR_NOT_IMPLEMENTED, "my_device: add.Tensor is not implemented yet (plugin template)");
+}
+
+const KernelEntry kKernels[] = {
+    {"add.Tensor", &add, AXLE_HERE},
+};
+
+const char* const kDeviceTypes[] = {"my_device"};
+
+axle_status register_plugin(const axle_registrar* r) {
+  if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
+  if (axle_status s = r->register_device_type(r->context, &kDevice)) return s;
+  return register_kernels(r, "my_device", kKernels);
+}
+
+const axle_plugin_descriptor kDescriptor = {
+    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "my_device", "0.1.0", kDeviceTypes, 1, 10,
+    &register_plugin,
+};
+
+}  // namespace
+
+extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
