@@ -2,6 +2,7 @@
 #include "bench.h"
 
 #include <axle/axle.h>
+#include <axle/conformance.h>
 #include <axle/plugin/axle_plugin.h>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,8 @@ constexpr const char* kUsage =
     "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
     "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
     "  ops                           every declared operator\n"
+    "  check PLUGIN.so [--only OP] [--json]\n"
+    "                                load a plugin file and run the conformance kit on it (exit 1 on failure)\n"
     "  bench [--device D] [--only CASE] [--quick] [--json]\n"
     "                                axle's own throughput on one device (threads: config cpu.threads)\n"
     "  version                       print the axle version\n"
@@ -154,6 +157,25 @@ int main(int argc, char** argv) {
     if (cmd == "ops") {
       for (const auto& n : axle::op_names()) std::printf("%s\n", n.c_str());
       return 0;
+    }
+    if (cmd == "check") {
+      if (positional.size() != 2) {
+        std::fputs("usage: axle check PLUGIN.so [--only OP] [--json]\n", stderr);
+        return 2;
+      }
+      axle::conformance::CheckOptions options;
+      if (!bench.only.empty()) options.ops = {bench.only};
+      const auto report = axle::conformance::check_plugin(positional[1], options);
+      if (as_json) {
+        json results = json::array();
+        for (const auto& r : report.results)
+          results.push_back({{"check", r.name}, {"device", r.device}, {"status", r.status}, {"detail", r.detail}});
+        std::printf("%s\n", json{{"plugin", report.plugin}, {"path", report.path}, {"ok", report.ok()},
+                                  {"results", results}}.dump(1).c_str());
+      } else {
+        std::fputs(axle::conformance::format_check(report).c_str(), stdout);
+      }
+      return report.ok() ? 0 : 1;
     }
     if (cmd == "bench") {
       bench.json = as_json;

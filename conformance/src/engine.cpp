@@ -83,8 +83,12 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
   using Filter = PluginFilterGuard;
   // The oracle: the reference plugin alone (composites and host fallback as usual).
   auto oracle = [] { return std::make_unique<Filter>(Filter::Mode::Only, std::vector<std::string>{"reference"}); };
-  // Under test: everything as a user gets it, or the reference alone on a self check.
-  auto under_test = [&] {
+  // Under test: the named plugin with the reference below it (its declines land
+  // there, other plugins of the type are kept out), the reference alone on a self
+  // check, otherwise everything as a user gets it.
+  auto under_test = [&]() -> std::unique_ptr<Filter> {
+    if (!options.plugin.empty())
+      return std::make_unique<Filter>(Filter::Mode::Only, std::vector<std::string>{options.plugin, "reference"});
     return self_check ? oracle() : std::unique_ptr<Filter>();
   };
   std::vector<OpReport> reports;

@@ -243,25 +243,52 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
   }
 }
 
-// copy_ between devices: stage through contiguous buffers and the runtimes' byte copies.
+// The bytes a view can reach, from its first element (strides are never negative).
+size_t span_bytes(const Tensor& t) {
+  if (t.numel() == 0) return 0;
+  int64_t last = 0;
+  for (size_t d = 0; d < t.sizes().size(); ++d) last += (t.sizes()[d] - 1) * t.strides()[d];
+  return static_cast<size_t>(last + 1) * element_size(t.dtype());
+}
+
+// A device tensor brought to the host without any op on its device (which may
+// lack copy_): the bytes of its span copied by the runtime, the view rebuilt.
+Tensor raw_to_host(const Tensor& t) {
+  const size_t bytes = span_bytes(t);
+  const int64_t esize = static_cast<int64_t>(element_size(t.dtype()));
+  Tensor span = make_empty({static_cast<int64_t>(bytes) / esize}, t.dtype(), Device("cpu"));
+  if (bytes)
+    device_runtime(t.device().type())
+        .copy(CopyKind::DeviceToHost, t.device().index(), span.data_ptr(), t.data_ptr(), bytes, nullptr);
+  return make_view(span, t.sizes(), t.strides(), 0);
+}
+
+// copy_ between devices: every device-side step is a runtime byte copy, so a
+// device without a copy_ kernel (its copy_ runs through the host fallback, which
+// lands here) never recurses. Strided and converting work happens on the host;
+// a strided destination on a device is read, updated on the host and written
+// back over its span.
 void cross_device_copy(Tensor& dst, const Tensor& src) {
-  Tensor s = src.expand(dst.sizes()).to(dst.dtype()).contiguous();
-  Tensor d = dst.is_contiguous() ? dst : empty(dst.sizes(), TensorOptions().dtype(dst.dtype()).device(dst.device()));
-  const size_t n = d.nbytes();
-  if (n > 0) {
-    DeviceRuntime& src_rt = device_runtime(s.device().type());
-    DeviceRuntime& dst_rt = device_runtime(d.device().type());
-    if (src_rt.host_accessible()) {
-      dst_rt.copy(CopyKind::HostToDevice, d.device().index(), d.data_ptr(), s.data_ptr(), n, nullptr);
-    } else if (dst_rt.host_accessible()) {
-      src_rt.copy(CopyKind::DeviceToHost, s.device().index(), d.data_ptr(), s.data_ptr(), n, nullptr);
+  const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
+  if (!src_host) {
+    const Tensor h = raw_to_host(src);
+    if (dst_host) {
+      dst.copy_(h);
     } else {
-      std::vector<unsigned char> staging(n);
-      src_rt.copy(CopyKind::DeviceToHost, s.device().index(), staging.data(), s.data_ptr(), n, nullptr);
-      dst_rt.copy(CopyKind::HostToDevice, d.device().index(), d.data_ptr(), staging.data(), n, nullptr);
+      cross_device_copy(dst, h);
     }
+    return;
   }
-  if (!d.is_same(dst)) dst.copy_(d);
+  DeviceRuntime& rt = device_runtime(dst.device().type());
+  const int index = dst.device().index();
+  if (dst.is_contiguous()) {
+    const Tensor s = src.expand(dst.sizes()).to(dst.dtype()).contiguous();
+    if (const size_t n = dst.nbytes()) rt.copy(CopyKind::HostToDevice, index, dst.data_ptr(), s.data_ptr(), n, nullptr);
+    return;
+  }
+  Tensor span = raw_to_host(dst);
+  span.copy_(src);
+  if (const size_t n = span_bytes(dst)) rt.copy(CopyKind::HostToDevice, index, dst.data_ptr(), span.data_ptr(), n, nullptr);
 }
 
 const OpEntry* copy_op() {

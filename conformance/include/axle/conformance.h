@@ -107,9 +107,10 @@ struct RunOptions {
   uint64_t seed = 1234;
   // Ops to skip on this device, each with its reason (printed).
   std::vector<std::pair<std::string, std::string>> skip;
-  // The plugin under test on `device`'s type when that type is also the host's
-  // ("cpu"): its results are compared with the reference plugin's alone. Empty
-  // on "cpu": the reference plugin checks the samples themselves.
+  // The plugin under test: its kernels (with the reference plugin below it for
+  // what it declines; other plugins of the type kept out) are compared with the
+  // reference plugin's alone. Empty on "cpu": the reference plugin checks the
+  // samples themselves.
   std::string plugin;
 };
 // Runs every sample on `device` and compares outputs with the same sample run on
@@ -121,5 +122,32 @@ struct RunOptions {
 std::vector<OpReport> run(const Device& device, const RunOptions& options = {});
 // A table: op, passed, failed, skipped (reason); then the failures.
 std::string format_report(const std::vector<OpReport>& reports);
+
+// ---- checking a plugin file (`axle check PLUGIN.so`)
+struct CheckResult {
+  std::string name;     // "load", "device contract", "concurrency", or an op
+  std::string device;   // device type ("" for the whole plugin)
+  std::string status;   // "pass" | "fail" | "skip"
+  std::string detail;   // counts, the first failures, or the skip reason
+};
+struct CheckReport {
+  std::string plugin, path;
+  std::vector<CheckResult> results;
+  bool ok() const;
+};
+struct CheckOptions {
+  std::vector<std::string> ops;  // empty: every op the plugin has a kernel for
+  int threads = 4;               // concurrent callers in the concurrency check
+  uint64_t seed = 1234;
+};
+// Loads the plugin (ABI, descriptor, manifest checks: a rejection is a "load"
+// failure with the reason), then for each device type it serves: the device
+// contract (allocate / copy round trips host<->device and device<->device at
+// 0, 1, odd and large sizes, synchronize), every op it registers a kernel for
+// against the reference plugin over the op's samples (dtypes, layouts, bad
+// inputs and their error classes), and the same ops called from several
+// threads at once. A device type with zero devices is skipped with the reason.
+CheckReport check_plugin(const std::string& path, const CheckOptions& options = {});
+std::string format_check(const CheckReport& report);
 
 }  // namespace axle::conformance

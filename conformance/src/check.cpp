@@ -1,0 +1,224 @@
+// `axle check`: the conformance kit applied to one plugin file. See
+// check_plugin in axle/conformance.h.
+#include <axle/conformance.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace axle::conformance {
+namespace {
+
+// Ops for which `plugin` registered a kernel on `type`.
+std::vector<std::string> kernel_ops(const std::string& plugin, const std::string& type) {
+  std::vector<std::string> out;
+  for (const std::string& op : op_names()) {
+    for (const ExplainRow& row : explain(op)) {
+      if (row.device_type != type) continue;
+      for (const CandidateInfo& c : row.chain)
+        if (c.plugin == plugin && (c.kind == "kernel" || c.kind == "boxed fallback")) {
+          out.push_back(op);
+          break;
+        }
+    }
+  }
+  return out;
+}
+
+// Bytes with a position-dependent pattern.
+Tensor pattern(int64_t n, uint8_t salt) {
+  Tensor t = make_empty({n}, kUInt8, Device("cpu"));
+  auto* p = static_cast<uint8_t*>(t.data_ptr());
+  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>((i * 131 + salt) & 0xff);
+  return t;
+}
+
+std::string first_mismatch(const Tensor& got, const Tensor& want) {
+  if (got.numel() != want.numel()) return detail::concat(got.numel(), " bytes instead of ", want.numel());
+  const auto* g = static_cast<const uint8_t*>(got.data_ptr());
+  const auto* w = static_cast<const uint8_t*>(want.data_ptr());
+  for (int64_t i = 0; i < got.numel(); ++i)
+    if (g[i] != w[i]) return detail::concat("byte ", i, " of ", got.numel(), " is ", int(g[i]), ", expected ", int(w[i]));
+  return "";
+}
+
+// allocate / copy round trips through the device runtime and through tensors.
+CheckResult device_contract(const std::string& type, int count) {
+  CheckResult r{"device contract", type, "pass", ""};
+  int checks = 0;
+  std::string failures;
+  auto fail = [&](const std::string& what) {
+    r.status = "fail";
+    if (failures.size() < 400) failures += (failures.empty() ? "" : "; ") + what;
+  };
+  for (int index = 0; index < count; ++index) {
+    const Device dev(DeviceType(type), index);
+    try {
+      DeviceRuntime& rt = checked_runtime(dev);
+      for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{4097}, (int64_t{1} << 20) + 3}) {
+        const Tensor host = pattern(n, static_cast<uint8_t>(index * 7 + 1));
+        // Raw runtime: host -> device -> device -> host.
+        void* a = rt.allocate(index, static_cast<size_t>(n));
+        void* b = rt.allocate(index, static_cast<size_t>(n));
+        Tensor back = make_empty({n}, kUInt8, Device("cpu"));
+        rt.copy(CopyKind::HostToDevice, index, a, host.data_ptr(), static_cast<size_t>(n), nullptr);
+        rt.copy(CopyKind::DeviceToDevice, index, b, a, static_cast<size_t>(n), nullptr);
+        rt.copy(CopyKind::DeviceToHost, index, back.data_ptr(), b, static_cast<size_t>(n), nullptr);
+        rt.synchronize(index);
+        rt.deallocate(index, a, static_cast<size_t>(n));
+        rt.deallocate(index, b, static_cast<size_t>(n));
+        if (std::string m = first_mismatch(back, host); !m.empty())
+          fail(detail::concat(dev, " runtime copy of ", n, " bytes: ", m));
+        // Tensors: to(device), a strided device->device copy (clone of a view), back.
+        const Tensor on_dev = host.to(dev);
+        const Tensor round = on_dev.to(Device("cpu"));
+        if (std::string m = first_mismatch(round, host); !m.empty())
+          fail(detail::concat(dev, " tensor round trip of ", n, " bytes: ", m));
+        checks += 2;
+      }
+      const Tensor grid = pattern(64 * 33, 5).view({64, 33});
+      const Tensor t = grid.to(dev).t().contiguous().to(Device("cpu"));
+      if (std::string m = first_mismatch(t, grid.t().contiguous()); !m.empty())
+        fail(detail::concat(dev, " transposed copy on the device: ", m));
+      ++checks;
+    } catch (const std::exception& e) {
+      fail(detail::concat(dev, ": ", e.what()));
+    }
+  }
+  r.detail = r.status == "pass" ? detail::concat(checks, " round trips on ", count, " device(s)") : failures;
+  return r;
+}
+
+// The same ops from several threads at once must give the single-thread results.
+CheckResult concurrency(const std::string& plugin, const std::string& type, const std::vector<std::string>& ops,
+                        const CheckOptions& options) {
+  CheckResult r{"concurrency", type, "pass", ""};
+  if (ops.empty()) {
+    r.status = "skip";
+    r.detail = "no kernels";
+    return r;
+  }
+  RunOptions ro;
+  ro.ops = ops;
+  ro.seed = options.seed;
+  ro.plugin = plugin;
+  std::atomic<int> failed{0};
+  std::string first;
+  std::mutex m;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < options.threads; ++t)
+    threads.emplace_back([&] {
+      try {
+        for (const OpReport& rep : run(Device(type), ro)) {
+          if (rep.failed == 0) continue;
+          failed += rep.failed;
+          std::lock_guard lock(m);
+          if (first.empty() && !rep.failures.empty())
+            first = rep.failures[0].op + " [" + rep.failures[0].dtype + "] " + rep.failures[0].message;
+        }
+      } catch (const std::exception& e) {
+        ++failed;
+        std::lock_guard lock(m);
+        if (first.empty()) first = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  if (failed > 0) {
+    r.status = "fail";
+    r.detail = detail::concat(failed.load(), " failures with ", options.threads, " threads; first: ", first);
+  } else {
+    r.detail = detail::concat(ops.size(), " ops from ", options.threads, " threads at once");
+  }
+  return r;
+}
+
+}  // namespace
+
+bool CheckReport::ok() const {
+  return std::none_of(results.begin(), results.end(), [](const CheckResult& r) { return r.status == "fail"; });
+}
+
+CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
+  CheckReport report;
+  report.path = path;
+  PluginInfo info;
+  try {
+    info = load_plugin(path);
+  } catch (const std::exception& e) {
+    report.results.push_back({"load", "", "fail", e.what()});
+    return report;
+  }
+  report.plugin = info.name;
+  report.results.push_back({"load", "", "pass",
+                            detail::concat("ABI ", info.abi_major, ".", info.abi_minor, ", version ", info.version,
+                                           ", rank ", info.rank)});
+  for (const std::string& type : info.device_types) {
+    int count = 0;
+    std::string note;
+    try {
+      count = device_runtime(DeviceType(type)).device_count();  // loads the type's runtime provider if needed
+    } catch (const std::exception& e) {
+      note = e.what();
+    }
+    if (count == 0 && note.empty())
+      for (const DeviceInfo& d : devices(false))
+        if (d.type == type) note = d.note;
+    if (count == 0) {
+      report.results.push_back({"device contract", type, "skip", note.empty() ? "zero devices" : note});
+      continue;
+    }
+    report.results.push_back(device_contract(type, count));
+    std::vector<std::string> ops = kernel_ops(info.name, type);
+    if (!options.ops.empty()) {
+      std::vector<std::string> wanted;
+      for (const std::string& op : ops)
+        if (std::find(options.ops.begin(), options.ops.end(), op) != options.ops.end()) wanted.push_back(op);
+      ops = wanted;
+    }
+    std::vector<std::string> with_samples;
+    for (const std::string& op : ops)
+      if (find_samples(op)) with_samples.push_back(op);
+      else report.results.push_back({op, type, "skip", "no samples for this op"});
+    RunOptions ro;
+    ro.ops = with_samples;
+    ro.seed = options.seed;
+    ro.plugin = info.name;
+    if (!with_samples.empty()) {
+      for (const OpReport& rep : run(Device(type), ro)) {
+        CheckResult r{rep.op, type, rep.failed ? "fail" : (rep.passed ? "pass" : "skip"), ""};
+        if (rep.failed) {
+          const CaseFailure& f = rep.failures.front();
+          r.detail = detail::concat(rep.failed, " of ", rep.failed + rep.passed, " cases fail; first: [", f.dtype, "] ",
+                                    f.note, ": ", f.message);
+        } else {
+          r.detail = rep.skip_reason.empty() ? detail::concat(rep.passed, " cases") : rep.skip_reason;
+        }
+        report.results.push_back(r);
+      }
+    }
+    report.results.push_back(concurrency(info.name, type, with_samples, options));
+  }
+  return report;
+}
+
+std::string format_check(const CheckReport& report) {
+  std::ostringstream os;
+  os << "axle check " << report.path << (report.plugin.empty() ? "" : " (plugin '" + report.plugin + "')") << "\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%-26s %-10s %-5s  %s\n", "check", "device", "", "detail");
+  os << line;
+  int pass = 0, fail = 0, skip = 0;
+  for (const CheckResult& r : report.results) {
+    std::snprintf(line, sizeof line, "%-26s %-10s %-5s  ", r.name.c_str(), r.device.c_str(), r.status.c_str());
+    os << line << r.detail << "\n";
+    (r.status == "pass" ? pass : r.status == "fail" ? fail : skip)++;
+  }
+  os << pass << " passed, " << fail << " failed, " << skip << " skipped: " << (report.ok() ? "OK" : "FAILED") << "\n";
+  return os.str();
+}
+
+}  // namespace axle::conformance
