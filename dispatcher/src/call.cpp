@@ -227,7 +227,8 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
     ++s.counts[key];
     if (policy == FallbackPolicy::WarnOnce && s.warned.insert(key).second)
       AXLE_LOG(LogLevel::Warn, "operator '", op.name, "' has no kernel for device '", device.type().name(),
-               "': running it on the host (inputs copied to cpu, outputs copied back). Warned once per op.");
+               "' that serves this call (none registered, or each declined): running it on the host (inputs "
+               "copied to cpu, outputs copied back). Warned once per op.");
   }
   Stack host_args;
   host_args.reserve(args.size());
