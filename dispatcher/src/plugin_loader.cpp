@@ -34,6 +34,17 @@
 
 namespace axle {
 
+std::string abi_incompatibility(int plugin_major, int plugin_minor, int core_major, int core_minor) {
+  if (plugin_major != core_major)
+    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " does not match the core's major ",
+                          core_major, " (core ABI ", core_major, ".", core_minor, ")");
+  if (plugin_minor > core_minor)
+    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " is newer than the core's ", core_major,
+                          ".", core_minor, "; upgrade axle");
+  return {};  // same major, older or equal minor: fields are append-only
+}
+
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -325,14 +336,8 @@ struct PluginManager::Impl {
                                sizeof(axle_plugin_descriptor)));
       return false;
     }
-    if (d->abi_major != AXLE_ABI_MAJOR) {
-      reject(r, detail::concat("plugin ABI ", d->abi_major, ".", d->abi_minor, " does not match the core's major ",
-                               AXLE_ABI_MAJOR, " (core ABI ", AXLE_ABI_MAJOR, ".", AXLE_ABI_MINOR, ")"));
-      return false;
-    }
-    if (d->abi_minor > AXLE_ABI_MINOR) {
-      reject(r, detail::concat("plugin ABI ", d->abi_major, ".", d->abi_minor, " is newer than the core's ",
-                               AXLE_ABI_MAJOR, ".", AXLE_ABI_MINOR, "; upgrade axle"));
+    if (std::string why = abi_incompatibility(d->abi_major, d->abi_minor, AXLE_ABI_MAJOR, AXLE_ABI_MINOR); !why.empty()) {
+      reject(r, why);
       return false;
     }
     if (!d->register_plugin || !d->name || (d->num_device_types > 0 && !d->device_types) || d->num_device_types < 0) {

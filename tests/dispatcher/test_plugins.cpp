@@ -144,3 +144,14 @@ TEST_CASE("a bare plugin without a manifest is loaded to learn its identity") {
   CHECK_FALSE(good->has_manifest);
   CHECK(good->status == PluginStatus::Loaded);
 }
+
+TEST_CASE("ABI versions: a plugin built against 1.0 loads into any 1.x core; newer minors and other majors do not") {
+  CHECK(abi_incompatibility(1, 0, 1, 0).empty());
+  CHECK(abi_incompatibility(1, 0, 1, 3).empty());  // 1.0 headers, a later core minor
+  const std::string newer = abi_incompatibility(1, 4, 1, 3);
+  CHECK(newer.find("1.4") != std::string::npos);
+  CHECK(newer.find("1.3") != std::string::npos);
+  CHECK(newer.find("upgrade axle") != std::string::npos);
+  CHECK(abi_incompatibility(2, 0, 1, 3).find("major") != std::string::npos);
+  CHECK(abi_incompatibility(0, 9, 1, 0).find("major") != std::string::npos);
+}

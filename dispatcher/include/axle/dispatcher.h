@@ -84,6 +84,11 @@ struct ExplainRow {
   std::string note;
 };
 
+// Why a plugin of ABI plugin_major.plugin_minor cannot load into a core of
+// core_major.core_minor ("" when it can: same major, a minor not newer). The
+// loader calls it with the core's own AXLE_ABI_MAJOR / AXLE_ABI_MINOR.
+AXLE_API std::string abi_incompatibility(int plugin_major, int plugin_minor, int core_major, int core_minor);
+
 // The plugin search path, in order (embedding app, AXLE_PLUGIN_PATH, config, default).
 AXLE_API std::vector<std::string> plugin_search_path();
 // Every plugin found, with its status. Does not load lazily-loaded plugins.
