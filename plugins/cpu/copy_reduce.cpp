@@ -1,5 +1,5 @@
-// copy_ (contiguous, clone, to(dtype), reshape of a strided view...) and the
-// reductions sum / mean / amax / amin / prod / norm on oneDNN.
+// copy_ (contiguous, clone, to(dtype), reshape of a strided view...), cat, and
+// the reductions sum / mean / amax / amin / prod / norm on oneDNN.
 //
 // copy_: equal dense layouts and dtypes are a memcpy (split over the threads);
 // other strided copies and float conversions are oneDNN reorders. Declined:
@@ -184,7 +184,58 @@ axle_status norm(void*, const axle_kernel_call* c) {
   });
 }
 
+// cat(tensors, dim): one oneDNN concat when every non-empty input has the
+// output's dtype (float32 / bf16); conversions and empty inputs' special cases
+// stay with the composite of copies.
+axle_status cat(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const axle_value& list = c->args[0];
+    Shape dst = Shape::of(c->outputs[0]);
+    if (dst.numel() < dnnl_min_elements() || dst.numel() == 0 || dst.ndim() == 0 ||
+        (dst.dtype != AXLE_DTYPE_FLOAT32 && dst.dtype != AXLE_DTYPE_BFLOAT16))
+      return AXLE_DECLINED;
+    int64_t dim = plugin::arg_int(c, 1);
+    if (dim < 0) dim += dst.ndim();
+    std::vector<Shape> srcs;
+    for (int64_t i = 0; i < list.u.tensors.count; ++i) {
+      const axle_tensor_view& v = list.u.tensors.items[i];
+      if (v.ndim != dst.ndim() || v.dtype != dst.dtype) return AXLE_DECLINED;  // legacy empties, conversions
+      Shape s = Shape::of(v);
+      if (s.numel() == 0) continue;
+      if (s.has_zero_stride()) return AXLE_DECLINED;
+      srcs.push_back(std::move(s));
+    }
+    if (srcs.empty()) return AXLE_DECLINED;
+    Key key("cat");
+    key.add(dim).add(dst);
+    for (const Shape& s : srcs) key.add(s);
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc dmd;
+      std::vector<dnnl::memory::desc> mds;
+      std::vector<int> ids;
+      for (size_t i = 0; i < srcs.size(); ++i) {
+        dnnl::memory::desc md;
+        if (!describe(srcs[i], &md)) return declined("dtype or rank");
+        mds.push_back(md);
+        ids.push_back(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i));
+      }
+      if (!describe(dst, &dmd)) return declined("dtype or rank");
+      const dnnl::concat::primitive_desc pd(dmd, static_cast<int>(dim), mds, engine(), default_attr());
+      ids.push_back(DNNL_ARG_DST);
+      mds.push_back(dmd);
+      return make_primitive<dnnl::concat::primitive_desc, dnnl::concat>(pd, ids, mds);
+    });
+    if (!p->declined.empty()) return AXLE_DECLINED;
+    std::vector<void*> ptrs;
+    for (const Shape& s : srcs) ptrs.push_back(s.data);
+    ptrs.push_back(dst.data);
+    execute(*p, ptrs);
+    return AXLE_OK;
+  });
+}
+
 const KernelEntry kKernels[] = {
+    {"cat", &cat, AXLE_HERE},
     {"copy_", &copy, AXLE_HERE},
     {"sum.dim_IntList", &sum, AXLE_HERE},
     {"mean.dim", &mean, AXLE_HERE},

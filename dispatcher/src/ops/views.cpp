@@ -314,7 +314,15 @@ Stack repeat_composite(const Stack& a) {
 // torch's cat_should_skip_tensor: legacy 1-d empty tensors take no part in shapes.
 bool cat_skips(const Tensor& t) { return t.dim() == 1 && t.sizes()[0] == 0; }
 
-Stack cat_composite(const Stack& a) {
+// cat's checks (torch's), output dtype (promoted) and sizes; legacy empty 1-D
+// inputs are skipped as torch does. Shared by the shape function and the composite.
+struct CatPlan {
+  DType dtype;
+  IntList sizes;
+  int64_t dim = 0;
+  Device device;
+};
+CatPlan cat_plan(const Stack& a) {
   const std::vector<Tensor>& ts = a[0].tensors();
   AXLE_CHECK(!ts.empty(), ValueError, "cat: torch.cat(): expected a non-empty list of Tensors");
   DType dtype = ts[0].dtype();
@@ -324,7 +332,7 @@ Stack cat_composite(const Stack& a) {
     dtype = promote_types(dtype, ts[i].dtype());
   }
   const auto valid = std::find_if(ts.begin(), ts.end(), [](const Tensor& t) { return !cat_skips(t); });
-  if (valid == ts.end()) return {make_empty({0}, dtype, ts[0].device())};
+  if (valid == ts.end()) return {dtype, IntList{0}, 0, ts[0].device()};
   const Tensor& ref = *valid;
   const int64_t dim = wrap_dim(a[1].to_int(), ref.dim(), "cat");
   IntList sizes = ref.sizes();
@@ -334,6 +342,8 @@ Stack cat_composite(const Stack& a) {
     if (cat_skips(t)) continue;
     AXLE_CHECK(t.dim() == ref.dim(), ShapeError, "cat: Tensors must have same number of dimensions: got ", ref.dim(),
                " and ", t.dim());
+    AXLE_CHECK(t.device() == ref.device(), DeviceError, "cat: expected all tensors on the same device, got ",
+               ref.device(), " and ", t.device());
     for (int64_t d = 0; d < ref.dim(); ++d)
       AXLE_CHECK(d == dim || t.sizes()[d] == ref.sizes()[d], ShapeError,
                  "cat: Sizes of tensors must match except in dimension ", dim, ". Expected size ", ref.sizes()[d],
@@ -341,13 +351,26 @@ Stack cat_composite(const Stack& a) {
     total += t.sizes()[dim];
   }
   sizes[dim] = total;
-  Tensor out = make_empty(sizes, dtype, ref.device());
+  return {dtype, sizes, dim, ref.device()};
+}
+
+// A shape function besides the composite lets a plugin serve cat in one call
+// (oneDNN's concat); everywhere else the composite of copies runs.
+void cat_shape(ShapeContext& c) {
+  CatPlan p = cat_plan(c.args);
+  c.outputs.push_back(OutputSpec{std::move(p.sizes), p.dtype});
+}
+
+Stack cat_composite(const Stack& a) {
+  const std::vector<Tensor>& ts = a[0].tensors();
+  const CatPlan p = cat_plan(a);
+  Tensor out = make_empty(p.sizes, p.dtype, p.device);
   if (out.numel() == 0) return {out};
   int64_t offset = 0;
   for (const Tensor& t : ts) {
-    if (cat_skips(t) || t.sizes()[dim] == 0) continue;
-    out.slice(dim, offset, offset + t.sizes()[dim]).copy_(t);  // copy_ converts to the promoted dtype
-    offset += t.sizes()[dim];
+    if (cat_skips(t) || t.sizes()[p.dim] == 0) continue;
+    out.slice(p.dim, offset, offset + t.sizes()[p.dim]).copy_(t);  // copy_ converts to the promoted dtype
+    offset += t.sizes()[p.dim];
   }
   return {out};
 }
@@ -420,7 +443,7 @@ std::vector<OpDecl> views_ops() {
        "A copy with elements above the diagonal-th diagonal of the last two dims zeroed."},
       {"triu(Tensor self, int diagonal=0) -> Tensor", &triangle_shape, nullptr,
        "A copy with elements below the diagonal-th diagonal of the last two dims zeroed."},
-      {"cat(Tensor[] tensors, int dim=0) -> Tensor", nullptr, &cat_composite,
+      {"cat(Tensor[] tensors, int dim=0) -> Tensor", &cat_shape, &cat_composite,
        "Concatenates along dim in the promoted dtype (1-d empty tensors are skipped)."},
       {"stack(Tensor[] tensors, int dim=0) -> Tensor", nullptr, &stack_composite,
        "Joins equal-size tensors along a new dim."},
