@@ -323,7 +323,7 @@ std::vector<OpDecl> nn_ops() {
        "x / sqrt(mean(x^2 over normalized_shape) + eps) * weight (torch 2.x; eps None: finfo(dtype).eps).", nullptr,
        kNNFunctional},
       {"dropout(Tensor input, float p, bool train) -> Tensor", nullptr, &dropout_composite,
-       "Identity unless training; p=1 gives zeros; 0 < p < 1 while training raises NotImplementedError (no RNG)."},
+       "Identity unless training; while training, zeros with probability p (the default generator) and the rest scaled by 1/(1-p)."},
       {"scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float "
        "dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor",
        nullptr, &sdpa_composite,
