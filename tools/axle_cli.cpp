@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
     "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
     "  ops                           every declared operator\n"
+    "  config show [--json]          the effective configuration, each value with the layer it came from\n"
     "  check PLUGIN.so [--only OP] [--json]\n"
     "                                load a plugin file and run the conformance kit on it (exit 1 on failure)\n"
     "  bench [--device D] [--only CASE] [--quick] [--json]\n"
@@ -156,6 +157,26 @@ int main(int argc, char** argv) {
     }
     if (cmd == "ops") {
       for (const auto& n : axle::op_names()) std::printf("%s\n", n.c_str());
+      return 0;
+    }
+    if (cmd == "config") {
+      if (positional.size() != 2 || positional[1] != "show") {
+        std::fputs("usage: axle config show [--json]\n", stderr);
+        return 2;
+      }
+      const auto entries = axle::config_sources();
+      if (as_json) {
+        json out = json::array();
+        for (const auto& e : entries)
+          out.push_back({{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
+                         {"source", e.source}});
+        std::printf("%s\n", out.dump(1).c_str());
+      } else {
+        std::printf("%-36s %-24s %s\n", "key", "value", "from");
+        for (const auto& e : entries)
+          std::printf("%-36s %-24s %s%s%s\n", e.key.c_str(), e.value.c_str(), axle::config_layer_name(e.layer),
+                      e.source.empty() ? "" : " ", e.source.c_str());
+      }
       return 0;
     }
     if (cmd == "check") {

@@ -197,12 +197,34 @@ namespace {
 struct Layers {
   std::mutex mutex;
   bool loaded = false;
-  Config defaults, file, env, app, effective;
+  Config defaults, system, user, file, env, app, effective;
+  std::string system_path, user_path, file_path;
 };
 
 Layers& layers() {
   static auto* l = new Layers;
   return *l;
+}
+
+// An optional file layer: a missing file is an empty layer.
+Config read_optional_file(const std::string& path) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in.good()) return {};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return Config::parse(ss.str(), path);
+}
+
+// AXLE_SYSTEM_CONFIG overrides the system path (tests; ignored under AT_SECURE).
+std::string system_config_path() {
+  const char* p = detail::secure_getenv_str("AXLE_SYSTEM_CONFIG");
+  return p && *p ? p : "/etc/axle/config.json";
+}
+std::string user_config_path() {
+  if (const char* x = detail::secure_getenv_str("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/axle/config.json";
+  if (const char* h = detail::secure_getenv_str("HOME"); h && *h) return std::string(h) + "/.config/axle/config.json";
+  return {};
 }
 
 Config read_file_layer() {
@@ -235,6 +257,8 @@ Config read_env_layer() {
 
 void recompute(Layers& l) {
   Config e = l.defaults;
+  e.merge(l.system);
+  e.merge(l.user);
   e.merge(l.file);
   e.merge(l.env);
   e.merge(l.app);
@@ -247,6 +271,12 @@ Layers& loaded_layers() {
   if (!l.loaded) {
     l.defaults.log_level = "warn";
     l.defaults.fallback_policy = FallbackPolicy::WarnOnce;
+    l.system_path = system_config_path();
+    l.user_path = user_config_path();
+    const char* f = detail::secure_getenv_str("AXLE_CONFIG");
+    l.file_path = f ? f : "";
+    l.system = read_optional_file(l.system_path);
+    l.user = read_optional_file(l.user_path);
     l.file = read_file_layer();
     l.env = read_env_layer();
     l.loaded = true;
@@ -269,6 +299,8 @@ Config config_layer(ConfigLayer which) {
   Layers& ll = loaded_layers();
   switch (which) {
     case ConfigLayer::Defaults: return ll.defaults;
+    case ConfigLayer::System: return ll.system;
+    case ConfigLayer::User: return ll.user;
     case ConfigLayer::File: return ll.file;
     case ConfigLayer::Environment: return ll.env;
     case ConfigLayer::Application: return ll.app;
@@ -283,6 +315,77 @@ void configure(const Config& application_layer) {
   Layers& ll = loaded_layers();
   ll.app.merge(application_layer);
   recompute(ll);
+}
+
+const char* config_layer_name(ConfigLayer layer) {
+  switch (layer) {
+    case ConfigLayer::Defaults: return "defaults";
+    case ConfigLayer::System: return "system file";
+    case ConfigLayer::User: return "user file";
+    case ConfigLayer::File: return "AXLE_CONFIG file";
+    case ConfigLayer::Environment: return "environment";
+    case ConfigLayer::Application: return "application";
+  }
+  return "?";
+}
+
+namespace {
+// One layer as (key, JSON value) pairs, in the keys' documented spelling.
+std::vector<std::pair<std::string, std::string>> flatten(const Config& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto str = [](const std::string& v) { return json(v).dump(); };
+  if (c.plugin_paths) out.emplace_back("plugin_paths", json(*c.plugin_paths).dump());
+  if (c.log_level) out.emplace_back("log_level", str(*c.log_level));
+  if (c.fallback_policy) out.emplace_back("fallback.policy", str(fallback_policy_name(*c.fallback_policy)));
+  for (const auto& [d, p] : c.fallback_by_device) out.emplace_back("fallback.devices." + d, str(fallback_policy_name(p)));
+  if (c.default_device) out.emplace_back("default_device", str(*c.default_device));
+  if (c.default_dtype) out.emplace_back("default_dtype", str(*c.default_dtype));
+  for (const auto& [name, p] : c.plugins) {
+    if (p.enabled) out.emplace_back("plugins." + name + ".enabled", *p.enabled ? "true" : "false");
+    if (p.rank) out.emplace_back("plugins." + name + ".rank", std::to_string(*p.rank));
+    for (const auto& [k, v] : p.options) out.emplace_back("plugins." + name + ".options." + k, v);
+  }
+  if (c.cpu_threads) out.emplace_back("cpu.threads", std::to_string(*c.cpu_threads));
+  return out;
+}
+}  // namespace
+
+std::vector<ConfigEntry> config_sources() {
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  Layers& ll = loaded_layers();
+  const std::pair<ConfigLayer, const Config*> order[] = {
+      {ConfigLayer::Defaults, &ll.defaults}, {ConfigLayer::System, &ll.system},
+      {ConfigLayer::User, &ll.user},         {ConfigLayer::File, &ll.file},
+      {ConfigLayer::Environment, &ll.env},   {ConfigLayer::Application, &ll.app}};
+  std::vector<ConfigEntry> out;
+  for (const auto& [layer, config] : order) {
+    const std::string source = layer == ConfigLayer::System ? ll.system_path
+                               : layer == ConfigLayer::User ? ll.user_path
+                               : layer == ConfigLayer::File ? ll.file_path
+                                                            : "";
+    for (auto& [key, value] : flatten(*config)) {
+      const std::string from = layer != ConfigLayer::Environment ? source
+                               : key == "plugin_paths"           ? "AXLE_PLUGIN_PATH"
+                               : key == "log_level"              ? "AXLE_LOG_LEVEL"
+                                                                 : "AXLE_FALLBACK";
+      auto it = std::find_if(out.begin(), out.end(), [&](const ConfigEntry& e) { return e.key == key; });
+      if (it == out.end()) out.push_back({key, value, layer, from});
+      else *it = {key, value, layer, from};
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const ConfigEntry& a, const ConfigEntry& b) { return a.key < b.key; });
+  return out;
+}
+
+void reload_config() {
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  const Config app = l.app;
+  l.loaded = false;
+  loaded_layers();
+  l.app = app;
+  recompute(l);
 }
 
 }  // namespace axle

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace axle;
@@ -67,4 +70,44 @@ TEST_CASE("plugin options and cpu.threads") {
   base.merge(Config::parse(R"({"plugins": {"cpu": {"options": {"threads": 1}}}})", "over.json"));
   CHECK(base.plugins.at("cpu").options.at("threads") == "1");
   CHECK(base.plugins.at("cpu").options.at("mode") == "\"fast\"");
+}
+
+TEST_CASE("system and user files are layers between the defaults and AXLE_CONFIG; config_sources names each value's layer") {
+  const std::string dir = "/tmp/axle_test_config_layers";
+  std::filesystem::create_directories(dir + "/xdg/axle");
+  std::ofstream(dir + "/system.json") << R"({"log_level": "info", "cpu": {"threads": 3}, "plugins": {"x": {"rank": 7}}})";
+  std::ofstream(dir + "/xdg/axle/config.json") << R"({"log_level": "error", "cpu": {"threads": 5}})";
+  std::ofstream(dir + "/file.json") << R"({"cpu": {"threads": 2}})";
+  const char* level_env = std::getenv("AXLE_LOG_LEVEL");  // meson sets it: the environment layer would win
+  const std::string saved_level = level_env ? level_env : "";
+  unsetenv("AXLE_LOG_LEVEL");
+  setenv("AXLE_SYSTEM_CONFIG", (dir + "/system.json").c_str(), 1);
+  setenv("XDG_CONFIG_HOME", (dir + "/xdg").c_str(), 1);
+  setenv("AXLE_CONFIG", (dir + "/file.json").c_str(), 1);
+  reload_config();
+  const Config c = effective_config();
+  CHECK(*c.cpu_threads == 2);             // AXLE_CONFIG beats the user and system files
+  CHECK(*c.log_level == "error");         // the user file beats the system file
+  CHECK(*c.plugins.at("x").rank == 7);    // only the system file sets it
+  auto find = [](const std::string& key) {
+    for (const ConfigEntry& e : config_sources())
+      if (e.key == key) return e;
+    return ConfigEntry{};
+  };
+  CHECK(find("cpu.threads").layer == ConfigLayer::File);
+  CHECK(find("cpu.threads").source == dir + "/file.json");
+  CHECK(find("log_level").layer == ConfigLayer::User);
+  CHECK(find("plugins.x.rank").layer == ConfigLayer::System);
+  CHECK(find("plugins.x.rank").value == "7");
+  CHECK(find("fallback.policy").layer == ConfigLayer::Defaults);
+  // A malformed system file is a ConfigError naming it.
+  std::ofstream(dir + "/system.json") << "{oops";
+  CHECK_THROWS_WITH_AS(reload_config(), doctest::Contains("system.json"), ConfigError);
+  unsetenv("AXLE_SYSTEM_CONFIG");
+  unsetenv("XDG_CONFIG_HOME");
+  setenv("AXLE_CONFIG", "", 1);
+  if (!saved_level.empty()) setenv("AXLE_LOG_LEVEL", saved_level.c_str(), 1);
+  reload_config();
+  CHECK(!effective_config().cpu_threads);
+  std::filesystem::remove_all(dir);
 }

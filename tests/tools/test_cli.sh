@@ -25,7 +25,20 @@ d = json.load(sys.stdin)
 assert d["device"] == "cpu" and len(d["cases"]) == 1, d
 c = d["cases"][0]
 assert c["case"] == "add, 1 element" and c["unit"] == "ns/call" and c["value"] > 0 and c["served_by"], c'
+# config show: each value with the layer it came from (system file, AXLE_CONFIG, environment).
+cfg=$(mktemp -d)
+echo '{"cpu": {"threads": 3}, "log_level": "info"}' >"$cfg/system.json"
+echo '{"cpu": {"threads": 2}}' >"$cfg/file.json"
+AXLE_SYSTEM_CONFIG="$cfg/system.json" AXLE_CONFIG="$cfg/file.json" AXLE_FALLBACK=silent AXLE_LOG_LEVEL= \
+  "$axle" config show --json | python3 -c '
+import json, sys
+rows = {r["key"]: r for r in json.load(sys.stdin)}
+assert rows["cpu.threads"]["value"] == 2 and rows["cpu.threads"]["layer"] == "AXLE_CONFIG file", rows["cpu.threads"]
+assert rows["log_level"]["layer"] == "system file" and rows["log_level"]["value"] == "info", rows["log_level"]
+assert rows["fallback.policy"]["layer"] == "environment" and rows["fallback.policy"]["source"] == "AXLE_FALLBACK"'
+rm -rf "$cfg"
 set +e
+"$axle" config frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "axle config with an unknown action must exit 2"; exit 1; }
 "$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }
 "$axle" explain no_such_op >/dev/null 2>&1; [ $? -eq 1 ] || { echo "unknown op must exit 1"; exit 1; }
 "$axle" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "no command must exit 2"; exit 1; }

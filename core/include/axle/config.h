@@ -1,6 +1,9 @@
-// Configuration. Layers, later wins: built-in defaults -> the AXLE_CONFIG file ->
-// environment variables (AXLE_PLUGIN_PATH, AXLE_LOG_LEVEL, AXLE_FALLBACK) -> the
-// embedding application's Config (axle::configure). Environment variables are
+// Configuration. Layers, later wins: built-in defaults -> the system file
+// (/etc/axle/config.json) -> the user file ($XDG_CONFIG_HOME/axle/config.json,
+// else ~/.config/axle/config.json) -> the AXLE_CONFIG file -> environment
+// variables (AXLE_PLUGIN_PATH, AXLE_LOG_LEVEL, AXLE_FALLBACK) -> the embedding
+// application's Config (axle::configure). Missing system/user files are empty
+// layers; a malformed one is a ConfigError naming it. Environment variables are
 // ignored in secure-execution (setuid) processes. An unknown key is a
 // ConfigError naming the key and the nearest valid one.
 #pragma once
@@ -54,9 +57,21 @@ AXLE_API Config effective_config();
 // Sets the application layer. Plugin paths take effect for plugins not yet
 // discovered; log level and fallback policies at once.
 AXLE_API void configure(const Config& application_layer);
-enum class ConfigLayer { Defaults, File, Environment, Application };
+enum class ConfigLayer { Defaults, System, User, File, Environment, Application };
+AXLE_API const char* config_layer_name(ConfigLayer layer);  // "defaults", "system file", ...
 // One layer as read (plugin search combines layers in order instead of overriding).
 AXLE_API Config config_layer(ConfigLayer layer);
+// Every effective setting with the layer it came from (for `axle config show`).
+struct ConfigEntry {
+  std::string key;     // "cpu.threads", "plugins.cpu.options.threads", ...
+  std::string value;   // JSON text
+  ConfigLayer layer;
+  std::string source;  // the file path or environment variable ("" for defaults / application)
+};
+AXLE_API std::vector<ConfigEntry> config_sources();
+// Reads the files and environment again (the application layer is kept).
+AXLE_API void reload_config();
+
 // The keys a config file may contain ("plugin_paths", "fallback.policy", ...).
 AXLE_API const std::vector<std::string>& known_config_keys();
 
