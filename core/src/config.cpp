@@ -37,7 +37,8 @@ const std::vector<std::string>& known_config_keys() {
   static const std::vector<std::string> keys = {
       "plugin_paths",     "log_level",        "fallback",         "fallback.policy", "fallback.devices",
       "default_device",   "default_dtype",    "plugins",          "plugins.<name>.enabled",
-      "plugins.<name>.rank", "plugins.<name>.options", "cpu", "cpu.threads"};
+      "plugins.<name>.rank", "plugins.<name>.options", "cpu", "cpu.threads",
+      "allow_world_writable_plugin_paths"};
   return keys;
 }
 
@@ -103,7 +104,8 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
-  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu"});
+  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu",
+                                  "allow_world_writable_plugin_paths"});
   Config c;
   if (doc.contains("plugin_paths")) {
     const json& v = doc["plugin_paths"];
@@ -158,6 +160,11 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
       c.plugins[it.key()] = s;
     }
   }
+  if (doc.contains("allow_world_writable_plugin_paths")) {
+    const json& w = doc["allow_world_writable_plugin_paths"];
+    if (!w.is_boolean()) type_error(source, "allow_world_writable_plugin_paths", "a boolean", w);
+    c.allow_world_writable_plugin_paths = w.get<bool>();
+  }
   if (doc.contains("cpu")) {
     const json& h = doc["cpu"];
     if (!h.is_object()) type_error(source, "cpu", "an object", h);
@@ -190,6 +197,7 @@ void Config::merge(const Config& over) {
     for (const auto& [ok, ov] : v.options) plugins[k].options[ok] = ov;
   }
   if (over.cpu_threads) cpu_threads = over.cpu_threads;
+  if (over.allow_world_writable_plugin_paths) allow_world_writable_plugin_paths = over.allow_world_writable_plugin_paths;
 }
 
 namespace {
@@ -346,6 +354,8 @@ std::vector<std::pair<std::string, std::string>> flatten(const Config& c) {
     for (const auto& [k, v] : p.options) out.emplace_back("plugins." + name + ".options." + k, v);
   }
   if (c.cpu_threads) out.emplace_back("cpu.threads", std::to_string(*c.cpu_threads));
+  if (c.allow_world_writable_plugin_paths)
+    out.emplace_back("allow_world_writable_plugin_paths", *c.allow_world_writable_plugin_paths ? "true" : "false");
   return out;
 }
 }  // namespace

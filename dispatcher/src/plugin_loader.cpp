@@ -233,6 +233,16 @@ struct PluginManager::Impl {
         AXLE_LOG(LogLevel::Debug, "plugin folder ", dir, " does not exist");
         continue;
       }
+      // Anyone could drop a library into a world-writable folder, and it would
+      // run inside every axle process: refused unless the config allows it.
+      const fs::perms perms = fs::status(dir, ec).permissions();
+      if (!ec && (perms & fs::perms::others_write) != fs::perms::none &&
+          !effective_config().allow_world_writable_plugin_paths.value_or(false)) {
+        AXLE_LOG(LogLevel::Warn, "plugin folder ", dir,
+                 " is world-writable: its plugins are not loaded (set allow_world_writable_plugin_paths to "
+                 "true in the configuration to allow it)");
+        continue;
+      }
       std::vector<fs::path> files;
       for (const auto& entry : fs::directory_iterator(dir, ec))
         if (entry.path().extension() == ".so") files.push_back(entry.path());

@@ -37,6 +37,17 @@ assert rows["cpu.threads"]["value"] == 2 and rows["cpu.threads"]["layer"] == "AX
 assert rows["log_level"]["layer"] == "system file" and rows["log_level"]["value"] == "info", rows["log_level"]
 assert rows["fallback.policy"]["layer"] == "environment" and rows["fallback.policy"]["source"] == "AXLE_FALLBACK"'
 rm -rf "$cfg"
+# A world-writable plugin folder is refused with a warning unless the config allows it.
+ww=$(mktemp -d)
+cp "$(dirname "$broken")/arena/axle_arena.so" "$(dirname "$broken")/arena/axle_arena.json" "$ww/"
+chmod 777 "$ww"
+out=$(AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG= AXLE_LOG_LEVEL=warn "$axle" info 2>&1)
+echo "$out" | grep "is world-writable" >/dev/null || { echo "no warning for a world-writable plugin folder: $out"; exit 1; }
+if echo "$out" | grep "^  arena " >/dev/null; then echo "a world-writable folder's plugin was loaded"; exit 1; fi
+echo '{"allow_world_writable_plugin_paths": true}' >"$ww.json"
+AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG="$ww.json" "$axle" info | grep "^  arena " >/dev/null ||
+  { echo "allow_world_writable_plugin_paths did not allow the folder"; exit 1; }
+rm -rf "$ww" "$ww.json"
 set +e
 "$axle" config frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "axle config with an unknown action must exit 2"; exit 1; }
 "$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }

@@ -40,6 +40,9 @@ struct AXLE_API Config {
   std::optional<std::string> default_dtype;
   std::map<std::string, PluginSettings> plugins;               // "plugins": {name: {...}}
   std::optional<int> cpu_threads;                              // "cpu": {"threads": n}; 0 = every core
+  // Plugin folders anyone may write to are skipped (a planted .so would run in
+  // every axle process) unless this is true.
+  std::optional<bool> allow_world_writable_plugin_paths;
 
   // A global setting by dotted key ("cpu.threads") as JSON text, if set.
   std::optional<std::string> get(std::string_view key) const;
