@@ -115,7 +115,7 @@ axle_status own(const axle_kernel_call* c, float alpha) {
 axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
   Shape a = Shape::of(arg_tensor(c, 0)), b = Shape::of(arg_tensor(c, 1)), dst = Shape::of(c->outputs[0]);
   if (a.dtype != dst.dtype || b.dtype != dst.dtype || dst.numel() < dnnl_min_elements() || dst.numel() == 0 ||
-      (dst.dtype != AXLE_DTYPE_FLOAT32 && dst.dtype != AXLE_DTYPE_BFLOAT16) || dst.has_zero_stride())
+      !is_f32_or_bf16(dst.dtype) || dst.has_zero_stride())
     return AXLE_DECLINED;
   a.pad_front(dst.ndim()).unexpand();
   b.pad_front(dst.ndim()).unexpand();

@@ -79,7 +79,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     const bool has_bias = !arg_is_none(c, 2) && arg_tensor(c, 2).ndim >= 0 && arg_tensor(c, 2).data;
     const bool transposed = arg_bool(c, 6);
     const int64_t groups = arg_int(c, 8), spatial = src.ndim() - 2;
-    if ((src.dtype != AXLE_DTYPE_FLOAT32 && src.dtype != AXLE_DTYPE_BFLOAT16) || wei.dtype != src.dtype ||
+    if (!is_f32_or_bf16(src.dtype) || wei.dtype != src.dtype ||
         dst.dtype != src.dtype || spatial < 1 || spatial > 3 || wei.ndim() != src.ndim() || src.numel() == 0 ||
         dst.numel() == 0 || wei.numel() == 0 || src.has_zero_stride() || wei.has_zero_stride() ||
         dst.has_zero_stride() || groups < 1)
@@ -186,7 +186,7 @@ axle_status pool(const axle_kernel_call* c, bool max) {
   Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
   const bool ceil_mode = arg_bool(c, max ? 5 : 4);
   if (ceil_mode || (!max && !arg_is_none(c, 6)) || src.numel() == 0 || dst.numel() == 0 ||
-      (src.dtype != AXLE_DTYPE_FLOAT32 && src.dtype != AXLE_DTYPE_BFLOAT16) || dst.dtype != src.dtype ||
+      !is_f32_or_bf16(src.dtype) || dst.dtype != src.dtype ||
       src.has_zero_stride())
     return AXLE_DECLINED;
   if (src.ndim() == 3) {  // unbatched

@@ -32,29 +32,13 @@ bool reorder_converts_like_torch(axle_dtype from, axle_dtype to) {
   return false;                   // float -> int truncates in torch; int narrowing wraps
 }
 
-bool same_dense_layout(const Shape& a, const Shape& b) {
-  if (a.dims != b.dims) return false;
-  for (int64_t d = 0; d < a.ndim(); ++d)
-    if (a.dims[d] != 1 && a.strides[d] != b.strides[d]) return false;
-  int64_t expected = 1;  // dense: strides a permutation of a packed layout
-  std::vector<int64_t> order(a.ndim());
-  for (int64_t d = 0; d < a.ndim(); ++d) order[d] = d;
-  std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return a.strides[x] < a.strides[y]; });
-  for (int64_t d : order) {
-    if (a.dims[d] == 1) continue;
-    if (a.strides[d] != expected) return false;
-    expected *= a.dims[d];
-  }
-  return true;
-}
-
 axle_status copy(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     Shape dst = Shape::of(arg_tensor(c, 0)), src = Shape::of(arg_tensor(c, 1));
     const int64_t n = dst.numel();
     if (n == 0 || src.ndim() != dst.ndim() || src.dims != dst.dims || src.has_zero_stride() || dst.has_zero_stride())
       return AXLE_DECLINED;
-    if (src.dtype == dst.dtype && same_dense_layout(src, dst)) {
+    if (src.dtype == dst.dtype && src.same_layout(dst) && src.is_dense()) {
       const size_t bytes = static_cast<size_t>(n) * plugin::dtype_size(src.dtype);
       const char* from = static_cast<const char*>(src.data);
       char* to = static_cast<char*>(dst.data);
@@ -110,8 +94,7 @@ axle_status reduce(const axle_kernel_call* c, dnnl::algorithm alg, int dim_arg, 
   Shape src = Shape::of(arg_tensor(c, 0));
   const axle_tensor_view& out = c->outputs[0];
   if (src.ndim() == 0 || src.numel() == 0 || plugin::numel(out) == 0 || src.has_zero_stride() ||
-      (src.dtype != AXLE_DTYPE_FLOAT32 && src.dtype != AXLE_DTYPE_BFLOAT16) ||
-      (out.dtype != AXLE_DTYPE_FLOAT32 && out.dtype != AXLE_DTYPE_BFLOAT16))
+      !is_f32_or_bf16(src.dtype) || !is_f32_or_bf16(out.dtype))
     return AXLE_DECLINED;
   std::vector<bool> reduced;
   if (!reduced_dims(c, dim_arg, src.ndim(), &reduced)) return AXLE_DECLINED;
@@ -151,7 +134,7 @@ axle_status mean(void*, const axle_kernel_call* c) {
 // amax / amin (self, dim=[], keepdim); NaN handling in oneDNN's max is not
 // PyTorch's (NaN propagates there), so inputs are scanned for NaN first.
 bool has_nan(const Shape& s) {
-  if (s.dtype != AXLE_DTYPE_FLOAT32 || !same_dense_layout(s, s)) return true;  // unknown: let the reference decide
+  if (s.dtype != AXLE_DTYPE_FLOAT32 || !s.is_dense()) return true;  // unknown: let the reference decide
   const float* p = static_cast<const float*>(s.data);
   const int64_t n = s.numel();
   bool nan = false;
@@ -192,7 +175,7 @@ axle_status cat(void*, const axle_kernel_call* c) {
     const axle_value& list = c->args[0];
     Shape dst = Shape::of(c->outputs[0]);
     if (dst.numel() < dnnl_min_elements() || dst.numel() == 0 || dst.ndim() == 0 ||
-        (dst.dtype != AXLE_DTYPE_FLOAT32 && dst.dtype != AXLE_DTYPE_BFLOAT16))
+        !is_f32_or_bf16(dst.dtype))
       return AXLE_DECLINED;
     int64_t dim = plugin::arg_int(c, 1);
     if (dim < 0) dim += dst.ndim();

@@ -77,6 +77,26 @@ bool Shape::has_zero_stride() const {
   return false;
 }
 
+bool Shape::is_dense() const {
+  std::vector<int64_t> order(dims.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int64_t>(d);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
+  int64_t expected = 1;
+  for (int64_t d : order) {
+    if (dims[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= dims[d];
+  }
+  return true;
+}
+
+bool Shape::same_layout(const Shape& o) const {
+  if (dims != o.dims) return false;
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (dims[d] != 1 && strides[d] != o.strides[d]) return false;
+  return true;
+}
+
 int64_t Shape::numel() const {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
@@ -106,7 +126,6 @@ struct CacheState {
     std::list<std::string>::iterator pos;
   };
   std::unordered_map<std::string, Entry> map;
-  std::atomic<uint64_t> hits{0}, misses{0};
 };
 CacheState& state() {
   static CacheState* s = new CacheState;
@@ -121,7 +140,6 @@ std::shared_ptr<const Primitive> PrimitiveCache::get(const std::string& key, con
     auto it = s.map.find(key);
     if (it != s.map.end()) {
       s.lru.splice(s.lru.begin(), s.lru, it->second.pos);
-      s.hits.fetch_add(1, std::memory_order_relaxed);
       return it->second.p;
     }
   }
@@ -132,7 +150,6 @@ std::shared_ptr<const Primitive> PrimitiveCache::get(const std::string& key, con
     // No implementation for this descriptor: remember the decline.
     p = declined(std::string("oneDNN: ") + e.what());
   }
-  s.misses.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock lock(s.mutex);
   auto [it, inserted] = s.map.try_emplace(key);
   if (inserted) {
@@ -144,12 +161,6 @@ std::shared_ptr<const Primitive> PrimitiveCache::get(const std::string& key, con
     }
   }
   return it->second.p;
-}
-uint64_t PrimitiveCache::hits() const { return state().hits.load(); }
-uint64_t PrimitiveCache::misses() const { return state().misses.load(); }
-size_t PrimitiveCache::size() const {
-  std::shared_lock lock(state().mutex);
-  return state().map.size();
 }
 PrimitiveCache& cache() {
   static PrimitiveCache c;

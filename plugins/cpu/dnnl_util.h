@@ -29,6 +29,9 @@ namespace axle::cpu {
 dnnl::engine& engine();
 dnnl::stream& stream();  // one per thread
 
+// The float types this plugin computes in (oneDNN 2.6 has no f16 compute here).
+inline bool is_f32_or_bf16(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16; }
+
 // oneDNN 2.6 has f32, bf16, f16, s32, s8, u8; axle's others are declined.
 bool dnnl_type(axle_dtype d, dnnl::memory::data_type* out);
 
@@ -48,6 +51,11 @@ struct Shape {
   Shape& unexpand();
   bool has_zero_stride() const;
   int64_t numel() const;
+  // Exactly numel() elements in some dim order (contiguous, channels_last, any
+  // permutation): an elementwise op over it is an op over flat memory.
+  bool is_dense() const;
+  // Same sizes, and the same strides wherever a dim has more than one element.
+  bool same_layout(const Shape& o) const;
 };
 
 // The oneDNN memory descriptor of a shape; false when oneDNN cannot hold it
@@ -92,9 +100,6 @@ class PrimitiveCache {
  public:
   using Make = std::function<std::shared_ptr<Primitive>()>;
   std::shared_ptr<const Primitive> get(const std::string& key, const Make& make);
-  uint64_t hits() const;
-  uint64_t misses() const;
-  size_t size() const;
 };
 PrimitiveCache& cache();
 

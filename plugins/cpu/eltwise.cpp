@@ -7,9 +7,7 @@
 // overlapping layouts are declined too.
 #include "kernels.h"
 
-#include <algorithm>
 #include <cstring>
-#include <numeric>
 
 namespace axle::cpu {
 namespace {
@@ -17,35 +15,12 @@ namespace {
 using plugin::arg_double;
 using plugin::arg_tensor;
 
-// Memory of exactly numel elements, laid out in some dim order (contiguous,
-// channels_last, any permutation).
-bool is_dense(const axle_tensor_view& v) {
-  std::vector<int32_t> order(static_cast<size_t>(v.ndim));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return v.strides[a] < v.strides[b]; });
-  int64_t expected = 1;
-  for (int32_t d : order) {
-    if (v.sizes[d] == 1) continue;
-    if (v.strides[d] != expected) return false;
-    expected *= v.sizes[d];
-  }
-  return true;
-}
-
-bool same_layout(const axle_tensor_view& a, const axle_tensor_view& b) {
-  if (a.ndim != b.ndim) return false;
-  for (int32_t d = 0; d < a.ndim; ++d)
-    if (a.sizes[d] != b.sizes[d] || (a.sizes[d] != 1 && a.strides[d] != b.strides[d])) return false;
-  return true;
-}
-
 // Runs `alg` with (alpha, beta) from input 0 into output 0 as flat memory.
 axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha, float beta) {
-  const axle_tensor_view& in = arg_tensor(c, 0);
-  const axle_tensor_view& out = c->outputs[0];
-  const int64_t n = plugin::numel(in);
-  if (n < dnnl_min_elements() || n == 0 || in.dtype != out.dtype ||
-      (in.dtype != AXLE_DTYPE_FLOAT32 && in.dtype != AXLE_DTYPE_BFLOAT16) || !same_layout(in, out) || !is_dense(in))
+  const Shape in = Shape::of(arg_tensor(c, 0)), out = Shape::of(c->outputs[0]);
+  const int64_t n = in.numel();
+  if (n < dnnl_min_elements() || n == 0 || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) ||
+      !in.same_layout(out) || !in.is_dense())
     return AXLE_DECLINED;
   Shape flat;
   flat.dims = {n};

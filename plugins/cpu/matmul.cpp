@@ -12,7 +12,6 @@ namespace {
 using plugin::arg_double;
 using plugin::arg_tensor;
 
-bool supported_dtype(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16; }
 
 // Matrix dims (the last two) must be really strided: an expanded row or column
 // cannot be described to oneDNN.
@@ -24,7 +23,7 @@ bool matrix_ok(const Shape& s) {
 
 // dst = alpha * (a @ b) [+ bias]; a, b, dst (and bias) of equal rank >= 2.
 axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha) {
-  if (!supported_dtype(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype) return AXLE_DECLINED;
+  if (!is_f32_or_bf16(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype) return AXLE_DECLINED;
   const int64_t k = a.dims.back();
   if (dst.numel() == 0 || k == 0 || !matrix_ok(a) || !matrix_ok(b) || !matrix_ok(dst) || dst.has_zero_stride())
     return AXLE_DECLINED;

@@ -13,7 +13,6 @@ using plugin::arg_int;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
 
-bool float_data(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16; }
 
 // An optional float32 1-D contiguous parameter of `n` elements (weight, bias...):
 // returns false when present but unusable; *data is null when absent.
@@ -29,7 +28,7 @@ bool param(const axle_kernel_call* c, int i, int64_t n, void** data) {
 
 axle_status softmax_impl(const axle_kernel_call* c, dnnl::algorithm alg) {
   Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
-  if (src.ndim() == 0 || src.numel() == 0 || !float_data(src.dtype) || !float_data(dst.dtype) ||
+  if (src.ndim() == 0 || src.numel() == 0 || !is_f32_or_bf16(src.dtype) || !is_f32_or_bf16(dst.dtype) ||
       src.has_zero_stride())
     return AXLE_DECLINED;
   int64_t dim = arg_int(c, 1);
@@ -62,7 +61,7 @@ axle_status layer_norm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const axle_tensor_view& in = arg_tensor(c, 0);
     const axle_tensor_view& out = c->outputs[0];
-    if (!float_data(in.dtype) || out.dtype != in.dtype || !plugin::is_contiguous(in) || !plugin::is_contiguous(out))
+    if (!is_f32_or_bf16(in.dtype) || out.dtype != in.dtype || !plugin::is_contiguous(in) || !plugin::is_contiguous(out))
       return AXLE_DECLINED;
     const int64_t total = plugin::numel(in);
     int64_t inner = 1;
@@ -110,7 +109,7 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     if (arg_bool(c, 5)) return AXLE_DECLINED;  // training
     Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
-    if (src.ndim() < 2 || src.numel() == 0 || !float_data(src.dtype) || dst.dtype != src.dtype ||
+    if (src.ndim() < 2 || src.numel() == 0 || !is_f32_or_bf16(src.dtype) || dst.dtype != src.dtype ||
         src.has_zero_stride() || src.strides != dst.strides)
       return AXLE_DECLINED;
     const int64_t channels = src.dims[1];
@@ -152,7 +151,7 @@ axle_status prelu(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
     const axle_tensor_view& w = arg_tensor(c, 1);
-    if (src.ndim() == 0 || src.numel() < dnnl_min_elements() || src.numel() == 0 || !float_data(src.dtype) ||
+    if (src.ndim() == 0 || src.numel() < dnnl_min_elements() || src.numel() == 0 || !is_f32_or_bf16(src.dtype) ||
         w.dtype != src.dtype || dst.dtype != src.dtype || src.has_zero_stride() || w.ndim > 1)
       return AXLE_DECLINED;
     Shape wei;

@@ -12,6 +12,20 @@
 
 using namespace axle;
 
+namespace {
+// Every case of every op passed, and there were many of them (the table on failure).
+void expect_all_pass(const std::vector<conformance::OpReport>& reports) {
+  int failed = 0, passed = 0;
+  for (const auto& r : reports) {
+    failed += r.failed;
+    passed += r.passed;
+  }
+  INFO(conformance::format_report(reports));
+  CHECK(failed == 0);
+  CHECK(passed > 1000);
+}
+}  // namespace
+
 TEST_CASE("every declared operator has a sample generator") {
   std::vector<std::string> missing;
   for (const std::string& op : op_names())
@@ -57,15 +71,7 @@ TEST_CASE("the arena device matches the reference on every sample") {
   // The arena plugin (tests/plugins/arena) keeps memory in a private arena and
   // has kernels for a few ops; the rest run through host fallback.
   const auto reports = conformance::run(Device("arena"));
-  int failed = 0, passed = 0;
-  for (const auto& r : reports) {
-    failed += r.failed;
-    passed += r.passed;
-  }
-  const std::string table = conformance::format_report(reports);
-  INFO(table);
-  CHECK(failed == 0);
-  CHECK(passed > 1000);
+  expect_all_pass(reports);
 }
 
 TEST_CASE("the cpu plugin (oneDNN) matches the reference plugin on every sample") {
@@ -79,13 +85,5 @@ TEST_CASE("the cpu plugin (oneDNN) matches the reference plugin on every sample"
   conformance::RunOptions options;
   options.plugin = "cpu";
   const auto reports = conformance::run(Device("cpu"), options);
-  int failed = 0, passed = 0;
-  for (const auto& r : reports) {
-    failed += r.failed;
-    passed += r.passed;
-  }
-  const std::string table = conformance::format_report(reports);
-  INFO(table);
-  CHECK(failed == 0);
-  CHECK(passed > 1000);
+  expect_all_pass(reports);
 }
