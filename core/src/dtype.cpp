@@ -28,17 +28,18 @@ constexpr DType kPromotion[kNumDTypes][kNumDTypes] = {
 
 constexpr std::string_view kNames[kNumDTypes] = {"float32", "float64", "float16", "bfloat16", "int8",
                                                  "uint8",   "int16",   "int32",   "int64",    "bool"};
-constexpr size_t kSizes[kNumDTypes] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
 
 int index_of(DType d) {
   const int i = static_cast<int>(d);
-  AXLE_CHECK(i >= 0 && i < kNumDTypes, DTypeError, "invalid dtype value ", i);
+  if (i < 0 || i >= kNumDTypes) detail::invalid_dtype(i);
   return i;
 }
 
 }  // namespace
 
-size_t element_size(DType d) { return kSizes[index_of(d)]; }
+namespace detail {
+void invalid_dtype(int value) { throw DTypeError(concat("invalid dtype value ", value)); }
+}  // namespace detail
 std::string_view dtype_name(DType d) { return kNames[index_of(d)]; }
 
 DType dtype_from_name(std::string_view name) {

@@ -1,4 +1,6 @@
 // Storage allocation through the device runtime registry, and external memory.
+#include "recycling_allocator.h"
+
 #include <axle/device_runtime.h>
 #include <axle/error.h>
 #include <axle/storage.h>
@@ -24,12 +26,12 @@ Storage allocate_storage(size_t nbytes, const Device& device) {
   const Device d = device.resolved();
   DeviceRuntime& rt = checked_runtime(d);
   void* ptr = rt.allocate(d.index(), nbytes);
-  return std::make_shared<StorageImpl>(ptr, nbytes, d, &runtime_deleter, &rt);
+  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), ptr, nbytes, d, &runtime_deleter, &rt);
 }
 
 Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter) {
   auto* ctx = new std::function<void(void*)>(std::move(deleter));
-  return std::make_shared<StorageImpl>(data, nbytes, device.resolved(), &function_deleter, ctx);
+  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), data, nbytes, device.resolved(), &function_deleter, ctx);
 }
 
 }  // namespace axle

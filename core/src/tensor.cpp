@@ -1,5 +1,7 @@
 // Tensor metadata: numel/contiguity, construction of empty tensors and views,
 // typed access to single values.
+#include "recycling_allocator.h"
+
 #include <axle/device_runtime.h>
 #include <axle/tensor.h>
 
@@ -45,7 +47,7 @@ Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
   size_t nbytes = 0;
   AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError,
              "tensor of ", n, " elements of ", dtype, " overflows the address space");
-  auto impl = std::make_shared<TensorImpl>();
+  auto impl = std::allocate_shared<TensorImpl>(detail::RecyclingAllocator<TensorImpl>());
   impl->storage = allocate_storage(nbytes, device);
   impl->strides = contiguous_strides(sizes);
   impl->sizes = std::move(sizes);
@@ -54,7 +56,7 @@ Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
 }
 
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
-  auto impl = std::make_shared<TensorImpl>();
+  auto impl = std::allocate_shared<TensorImpl>(detail::RecyclingAllocator<TensorImpl>());
   impl->storage = base.storage();
   impl->sizes = std::move(sizes);
   impl->strides = std::move(strides);
@@ -138,11 +140,6 @@ MemoryFormat suggest_memory_format(const Tensor& t) {
     if (sz[d] > 1) min *= sz[d];
   }
   return MemoryFormat::ChannelsLast;
-}
-
-void* Tensor::data_ptr() const {
-  const TensorImpl& i = impl();
-  return static_cast<char*>(i.storage->data) + i.storage_offset * static_cast<int64_t>(element_size());
 }
 
 void Tensor::check_data_ptr(DType requested) const {

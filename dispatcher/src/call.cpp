@@ -32,6 +32,36 @@ class SmallArray {
   std::vector<T> heap_;
 };
 
+// Shape functions fill ShapeContext::outputs. Each thread recycles those vectors
+// (a pool, since dispatch nests through composites and the host fallback), so a
+// call does not allocate one. After the thread's pool is destroyed (a dispatch
+// from a late destructor) calls simply allocate.
+thread_local bool t_spec_pool_gone = false;
+class OutputSpecPool {
+ public:
+  ~OutputSpecPool() { t_spec_pool_gone = true; }
+  std::vector<OutputSpec> take() {
+    if (t_spec_pool_gone || free_.empty()) return {};
+    std::vector<OutputSpec> v = std::move(free_.back());
+    free_.pop_back();
+    return v;
+  }
+  void give(std::vector<OutputSpec>& v) {
+    if (t_spec_pool_gone || free_.size() >= 16 || v.capacity() > 64) return;
+    v.clear();
+    free_.push_back(std::move(v));
+  }
+
+ private:
+  std::vector<std::vector<OutputSpec>> free_;
+};
+thread_local OutputSpecPool t_spec_pool;
+
+struct PooledSpecs {
+  std::vector<OutputSpec>& specs;
+  ~PooledSpecs() { t_spec_pool.give(specs); }
+};
+
 struct KernelCallContext : ErrorSink {
   Stack* outputs = nullptr;
   Device device;
@@ -386,7 +416,8 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     for (Value& v : args)
       if (v.is_tensor() && v.tensor().defined() && is_cpu_scalar(v.tensor())) v = v.tensor().to(device);
   checked_runtime(device);
-  ShapeContext sc{op.name.c_str(), args, device, {}};
+  ShapeContext sc{op.name.c_str(), args, device, t_spec_pool.take()};
+  const PooledSpecs recycle{sc.outputs};
   op.decl.shape(sc);
   if (op.decl.flags & kPointwise) follow_input_layout(sc);
   Stack outputs;

@@ -90,6 +90,44 @@ int class_of(size_t nbytes) {
 }
 size_t class_bytes(int c) { return size_t{64} << c; }
 
+// In front of the shared classes, each thread keeps a few blocks of the small
+// classes (64 B .. 4 KiB) without a lock: a 1-element op allocates and frees
+// one per call. A thread's blocks return to the shared classes when it exits;
+// after that (late frees from destructors) the shared path is used.
+constexpr int kThreadClasses = 7;
+constexpr int kThreadBlocks = 16;
+thread_local bool t_cache_gone = false;
+struct ThreadCache {
+  void* blocks[kThreadClasses][kThreadBlocks];
+  int count[kThreadClasses] = {};
+  ~ThreadCache() {
+    t_cache_gone = true;
+    for (int c = 0; c < kThreadClasses; ++c) {
+      SizeClass& sc = g_classes[c];
+      std::lock_guard lock(sc.mutex);
+      for (int i = 0; i < count[c]; ++i) {
+        if (sc.free.size() < kMaxBlocksPerClass) {
+          sc.free.push_back(blocks[c][i]);
+        } else {
+          std::free(blocks[c][i]);
+          g_reserved.fetch_sub(class_bytes(c));
+        }
+      }
+    }
+  }
+};
+thread_local ThreadCache t_cache;
+
+void* take_thread_block(int c) {
+  if (c >= kThreadClasses || t_cache_gone || t_cache.count[c] == 0) return nullptr;
+  return t_cache.blocks[c][--t_cache.count[c]];
+}
+bool give_thread_block(int c, void* p) {
+  if (c >= kThreadClasses || t_cache_gone || t_cache.count[c] == kThreadBlocks) return false;
+  t_cache.blocks[c][t_cache.count[c]++] = p;
+  return true;
+}
+
 axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   if (axle_status s = check_index(index)) return s;
   void* p = nullptr;
@@ -104,7 +142,7 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
       lc.cached -= it->first;
       lc.free.erase(it);
     }
-  } else {
+  } else if (!(p = take_thread_block(class_of(nbytes)))) {
     SizeClass& sc = g_classes[class_of(nbytes)];
     std::lock_guard lock(sc.mutex);
     if (!sc.free.empty()) {
@@ -133,6 +171,7 @@ axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
   g_allocated.fetch_sub(nbytes);
   g_frees.fetch_add(1);
   if (nbytes <= kMaxCached) {
+    if (give_thread_block(class_of(nbytes), ptr)) return AXLE_OK;
     SizeClass& sc = g_classes[class_of(nbytes)];
     std::lock_guard lock(sc.mutex);
     if (sc.free.size() < kMaxBlocksPerClass) {
@@ -155,8 +194,16 @@ axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
   return AXLE_OK;
 }
 
+// Releases the shared caches and the calling thread's blocks (other threads'
+// few small blocks stay with them).
 axle_status empty_cache(void*, int32_t index) {
   if (axle_status s = check_index(index)) return s;
+  if (!t_cache_gone)
+    for (int c = 0; c < kThreadClasses; ++c) {
+      for (int i = 0; i < t_cache.count[c]; ++i) std::free(t_cache.blocks[c][i]);
+      g_reserved.fetch_sub(class_bytes(c) * static_cast<size_t>(t_cache.count[c]));
+      t_cache.count[c] = 0;
+    }
   for (int c = 0; c < kClasses; ++c) {
     SizeClass& sc = g_classes[c];
     std::lock_guard lock(sc.mutex);

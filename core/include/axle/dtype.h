@@ -47,7 +47,16 @@ inline constexpr DType kBool = DType::Bool;
 inline constexpr std::array<DType, kNumDTypes> kAllDTypes = {
     kFloat32, kFloat64, kFloat16, kBFloat16, kInt8, kUInt8, kInt16, kInt32, kInt64, kBool};
 
-AXLE_API size_t element_size(DType d);
+namespace detail {
+[[noreturn]] AXLE_API void invalid_dtype(int value);  // throws DTypeError
+}
+// Bytes per element. Inline: every allocation and data pointer asks for it.
+inline size_t element_size(DType d) {
+  constexpr size_t kSizes[kNumDTypes] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
+  const auto i = static_cast<uint32_t>(d);
+  if (i >= static_cast<uint32_t>(kNumDTypes)) detail::invalid_dtype(static_cast<int>(d));
+  return kSizes[i];
+}
 // "float32", "int64", ... (torch's names without the "torch." prefix).
 AXLE_API std::string_view dtype_name(DType d);
 // Parses "float32"/"float"/"torch.float32"/"long"...; throws DTypeError naming the text.

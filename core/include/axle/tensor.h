@@ -66,7 +66,10 @@ class AXLE_API Tensor {
   bool is_contiguous(MemoryFormat format) const;
   const Storage& storage() const { return impl().storage; }
   // Address of the first element (device memory for non-host devices).
-  void* data_ptr() const;
+  void* data_ptr() const {
+    const TensorImpl& i = impl();
+    return static_cast<char*>(i.storage->data) + i.storage_offset * static_cast<int64_t>(element_size());
+  }
   // Typed host pointer; throws DTypeError if T does not match, DeviceError off-host.
   template <typename T>
   T* data_ptr() const {

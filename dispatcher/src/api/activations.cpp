@@ -7,7 +7,7 @@
 namespace axle {
 
 namespace {
-Tensor one(const OpHandle& op, Stack args) { return call_op(op, std::move(args))[0].tensor(); }
+Tensor one(const OpHandle& op, Stack args) { return std::move(call_op(op, std::move(args))[0].tensor()); }
 Tensor& in_place(Tensor& self, const OpHandle& op, Stack args) {
   call_op(op, std::move(args));
   return self;

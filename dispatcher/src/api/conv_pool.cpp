@@ -21,7 +21,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
 }
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               const IntList& padding, const IntList& dilation, int64_t groups) {
-  return call_op(AXLE_OP("conv1d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor();
+  return std::move(call_op(AXLE_OP("conv1d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor());
 }
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
@@ -31,7 +31,7 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Ten
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               const IntList& padding, const IntList& dilation, int64_t groups) {
-  return call_op(AXLE_OP("conv2d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor();
+  return std::move(call_op(AXLE_OP("conv2d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor());
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
@@ -48,7 +48,7 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const std::op
 }
 Tensor max_pool2d(const Tensor& self, const IntList& kernel_size, const IntList& stride, const IntList& padding,
                   const IntList& dilation, bool ceil_mode) {
-  return call_op(AXLE_OP("max_pool2d"), {self, kernel_size, stride, padding, dilation, ceil_mode})[0].tensor();
+  return std::move(call_op(AXLE_OP("max_pool2d"), {self, kernel_size, stride, padding, dilation, ceil_mode})[0].tensor());
 }
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, const IntList& kernel_size,
                                                    const IntList& stride, const IntList& padding,
@@ -62,7 +62,7 @@ Tensor avg_pool2d(const Tensor& self, const IntList& kernel_size, const IntList&
       .tensor();
 }
 Tensor adaptive_avg_pool2d(const Tensor& self, const IntList& output_size) {
-  return call_op(AXLE_OP("adaptive_avg_pool2d"), {self, output_size})[0].tensor();
+  return std::move(call_op(AXLE_OP("adaptive_avg_pool2d"), {self, output_size})[0].tensor());
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, const IntList& output_size) {
   return pair(call_op(AXLE_OP("adaptive_max_pool2d"), {self, output_size}));

@@ -6,7 +6,7 @@
 namespace axle {
 
 namespace {
-Tensor first(Stack s) { return s[0].tensor(); }
+Tensor first(Stack s) { return std::move(s[0].tensor()); }
 }  // namespace
 
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<DType> dtype) {

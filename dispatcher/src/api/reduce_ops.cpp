@@ -6,7 +6,7 @@
 namespace axle {
 
 namespace {
-Tensor one(const OpHandle& op, Stack args) { return call_op(op, std::move(args))[0].tensor(); }
+Tensor one(const OpHandle& op, Stack args) { return std::move(call_op(op, std::move(args))[0].tensor()); }
 std::tuple<Tensor, Tensor> two(const OpHandle& op, Stack args) {
   Stack out = call_op(op, std::move(args));
   return {out[0].tensor(), out[1].tensor()};
