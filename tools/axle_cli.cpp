@@ -1,5 +1,7 @@
 // The `axle` command line: info, explain, ops, bench. Exit codes: 0 ok, 1 error, 2 usage.
 #include "bench.h"
+#include "ops_matrix.h"
+#include "parity_cmd.h"
 
 #include <axle/axle.h>
 #include <axle/conformance.h>
@@ -24,15 +26,20 @@ constexpr const char* kUsage =
     "commands:\n"
     "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
     "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
-    "  ops                           every declared operator\n"
+    "  ops [--json] [--html FILE] [--probe] [--names]\n"
+    "                                the coverage matrix: every operator x every backend (own kernel,\n"
+    "                                composite, falls through, host fallback, missing); `axle ops --help`\n"
     "  config show [--json]          the effective configuration, each value with the layer it came from\n"
+    "  parity RECORDING --a BACKEND --b BACKEND [--rtol R] [--atol A] [--json]\n"
+    "                                the first recorded op call whose outputs differ between two backends\n"
+    "                                (exit 3 when one does); `axle parity --help`\n"
     "  check PLUGIN.so [--only OP] [--json]\n"
     "                                load a plugin file and run the conformance kit on it (exit 1 on failure)\n"
     "  bench [--device D] [--only CASE] [--quick] [--json]\n"
     "                                axle's own throughput on one device (threads: config cpu.threads)\n"
     "  version                       print the axle version\n"
     "\n"
-    "exit codes: 0 success, 1 error (message on stderr), 2 usage error\n";
+    "exit codes: 0 success, 1 error (message on stderr), 2 usage error, 3 (parity) the backends differ\n";
 
 json plugin_json(const axle::PluginInfo& p) {
   return {{"name", p.name},
@@ -51,6 +58,7 @@ int cmd_info(bool as_json) {
   const auto devs = axle::devices(true);
   const auto plugins = axle::plugins();
   const auto fallbacks = axle::fallback_stats();
+  const auto config = axle::config_sources();
   if (as_json) {
     json j;
     j["version"] = axle::version();
@@ -64,6 +72,10 @@ int cmd_info(bool as_json) {
                               {"note", d.note}});
     j["fallbacks"] = json::array();
     for (const auto& f : fallbacks) j["fallbacks"].push_back({{"op", f.op}, {"device", f.device}, {"count", f.count}});
+    j["config"] = json::array();
+    for (const auto& e : config)
+      j["config"].push_back({{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
+                             {"source", e.source}});
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -86,6 +98,15 @@ int cmd_info(bool as_json) {
                 d.note.empty() ? "" : ": ", d.note.c_str());
     for (size_t i = 0; i < d.names.size(); ++i) std::printf("    %s:%zu  %s\n", d.type.c_str(), i, d.names[i].c_str());
   }
+  std::printf("\nconfiguration (values not from the built-in defaults; all: axle config show):\n");
+  bool any = false;
+  for (const auto& e : config) {
+    if (e.layer == axle::ConfigLayer::Defaults) continue;
+    any = true;
+    std::printf("  %-36s %-20s %s%s%s\n", e.key.c_str(), e.value.c_str(), axle::config_layer_name(e.layer),
+                e.source.empty() ? "" : " ", e.source.c_str());
+  }
+  if (!any) std::printf("  (built-in defaults only)\n");
   std::printf("\nhost fallback counters:%s\n", fallbacks.empty() ? " none" : "");
   for (const auto& f : fallbacks)
     std::printf("  %-24s on %-8s %llu\n", f.op.c_str(), f.device.c_str(), static_cast<unsigned long long>(f.count));
@@ -127,6 +148,17 @@ int cmd_explain(const std::string& op, bool as_json) {
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // `ops` has options of its own (--html FILE, --probe) and its own --help: it
+  // gets every argument but the command word.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].empty() && args[i][0] == '-') continue;
+    if (args[i] == "parity")
+      return axle::cli::cmd_parity(std::vector<std::string>(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end()));
+    if (args[i] != "ops") break;
+    std::vector<std::string> rest(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(i));
+    rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    return axle::cli::cmd_ops(rest);
+  }
   bool as_json = false;
   axle::cli::BenchOptions bench;
   std::vector<std::string> positional;
@@ -153,10 +185,6 @@ int main(int argc, char** argv) {
     if (cmd == "info") return cmd_info(as_json);
     if (cmd == "version") {
       std::printf("%s\n", axle::version().c_str());
-      return 0;
-    }
-    if (cmd == "ops") {
-      for (const auto& n : axle::op_names()) std::printf("%s\n", n.c_str());
       return 0;
     }
     if (cmd == "config") {

@@ -39,11 +39,20 @@ Tensor uniform(const IntList& sizes, DType dtype, const Device& device) {
   return call_op("rand", {Value(sizes)})[0].tensor().to(dtype).to(device);
 }
 
-// The kernel that serves `op` first on `device` ("plugin (file:line)").
-std::string served_by(const std::string& op, const Device& device) {
-  for (const ExplainRow& row : explain(op))
-    if (row.device_type == std::string(device.type().name()) && !row.chain.empty())
-      return row.chain.front().plugin.empty() ? row.chain.front().kind : row.chain.front().plugin;
+// What actually ran `op` in one traced call of `fn` (a kernel may decline and
+// pass the call on, so the first kernel of the chain is not necessarily it):
+// "plugin (file:line)", or the kind for core paths.
+std::string served_by(const std::string& op, const std::function<void()>& fn) {
+  clear_trace();
+  {
+    TraceScope scope;
+    fn();
+  }
+  for (const TraceEvent& e : trace_events())
+    if (e.op == op) {
+      std::string file = e.provenance.substr(e.provenance.find_last_of('/') + 1);
+      return (e.plugin.empty() ? e.kind : e.plugin) + (file.empty() ? "" : " (" + file + ")");
+    }
   return "?";
 }
 
@@ -100,9 +109,10 @@ int cmd_bench(const BenchOptions& o) {
                 "served by");
   for (const Case& c : cases) {
     if (!o.only.empty() && c.name.rfind(o.only, 0) != 0) continue;
-    const double s = median_seconds(c.setup(device), o.quick);
+    const std::function<void()> fn = c.setup(device);
+    const double s = median_seconds(fn, o.quick);
     const double value = c.unit == "ns/call" ? s * 1e9 : c.work / s / 1e9;
-    const std::string by = served_by(c.op, device);
+    const std::string by = served_by(c.op, fn);
     if (o.json)
       rows.push_back({{"case", c.name}, {"unit", c.unit}, {"value", value}, {"served_by", by}});
     else

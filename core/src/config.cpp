@@ -7,8 +7,10 @@
 #include <sys/auxv.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -38,14 +40,22 @@ const std::vector<std::string>& known_config_keys() {
       "plugin_paths",     "log_level",        "fallback",         "fallback.policy", "fallback.devices",
       "default_device",   "default_dtype",    "plugins",          "plugins.<name>.enabled",
       "plugins.<name>.rank", "plugins.<name>.options", "cpu", "cpu.threads",
-      "allow_world_writable_plugin_paths"};
+      "allow_world_writable_plugin_paths", "backends", "backends.allow", "backends.deny", "fallback.ops",
+      "fallback.target", "matmul_precision", "deterministic", "log_pattern", "log_file", "trace", "trace.enabled",
+      "trace.file"};
   return keys;
 }
 
 namespace detail {
 
+namespace {
+std::atomic<bool (*)()> g_secure_check{nullptr};
+}
+void set_secure_execution_check(bool (*check)()) { g_secure_check.store(check); }
+
 const char* secure_getenv_str(const char* name) {
-  if (getauxval(AT_SECURE) != 0) return nullptr;
+  bool (*check)() = g_secure_check.load();
+  if (check ? check() : getauxval(AT_SECURE) != 0) return nullptr;
   return std::getenv(name);
 }
 
@@ -94,6 +104,31 @@ std::string get_string(std::string_view source, const std::string& path, const j
   return v.get<std::string>();
 }
 
+std::vector<std::string> get_strings(std::string_view source, const std::string& path, const json& v) {
+  if (!v.is_array()) type_error(source, path, "an array of strings", v);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v.size(); ++i) out.push_back(get_string(source, path + "[" + std::to_string(i) + "]", v[i]));
+  return out;
+}
+
+bool get_bool(std::string_view source, const std::string& path, const json& v) {
+  if (!v.is_boolean()) type_error(source, path, "a boolean", v);
+  return v.get<bool>();
+}
+
+std::string check_matmul_precision(const std::string& p, std::string_view where) {
+  AXLE_CHECK(p == "highest" || p == "high" || p == "medium", ConfigError, where, ": invalid matmul precision '", p,
+             "': expected highest, high or medium");
+  return p;
+}
+
+bool parse_env_bool(const char* text, const char* name) {
+  const std::string t = text;
+  if (t == "1" || t == "true" || t == "on" || t == "yes") return true;
+  if (t == "0" || t == "false" || t == "off" || t == "no" || t.empty()) return false;
+  throw ConfigError(detail::concat(name, "='", t, "': expected 1/0, true/false, on/off or yes/no"));
+}
+
 }  // namespace
 
 Config Config::parse(std::string_view json_text, std::string_view source) {
@@ -104,8 +139,10 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
-  check_keys(source, "", doc, {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu",
-                                  "allow_world_writable_plugin_paths"});
+  check_keys(source, "", doc,
+             {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu",
+              "allow_world_writable_plugin_paths", "backends", "matmul_precision", "deterministic", "log_pattern",
+              "log_file", "trace"});
   Config c;
   if (doc.contains("plugin_paths")) {
     const json& v = doc["plugin_paths"];
@@ -121,7 +158,15 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
   if (doc.contains("fallback")) {
     const json& f = doc["fallback"];
     if (!f.is_object()) type_error(source, "fallback", "an object", f);
-    check_keys(source, "fallback.", f, {"policy", "devices"});
+    check_keys(source, "fallback.", f, {"policy", "devices", "ops", "target"});
+    if (f.contains("ops")) {
+      const json& o = f["ops"];
+      if (!o.is_object()) type_error(source, "fallback.ops", "an object", o);
+      for (auto it = o.begin(); it != o.end(); ++it)
+        c.fallback_by_op[it.key()] =
+            parse_fallback_policy(get_string(source, "fallback.ops." + it.key(), it.value()), source);
+    }
+    if (f.contains("target")) c.fallback_target = get_string(source, "fallback.target", f["target"]);
     if (f.contains("policy"))
       c.fallback_policy = parse_fallback_policy(get_string(source, "fallback.policy", f["policy"]), source);
     if (f.contains("devices")) {
@@ -165,6 +210,25 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     if (!w.is_boolean()) type_error(source, "allow_world_writable_plugin_paths", "a boolean", w);
     c.allow_world_writable_plugin_paths = w.get<bool>();
   }
+  if (doc.contains("backends")) {
+    const json& b = doc["backends"];
+    if (!b.is_object()) type_error(source, "backends", "an object", b);
+    check_keys(source, "backends.", b, {"allow", "deny"});
+    if (b.contains("allow")) c.backends_allow = get_strings(source, "backends.allow", b["allow"]);
+    if (b.contains("deny")) c.backends_deny = get_strings(source, "backends.deny", b["deny"]);
+  }
+  if (doc.contains("matmul_precision"))
+    c.matmul_precision = check_matmul_precision(get_string(source, "matmul_precision", doc["matmul_precision"]), source);
+  if (doc.contains("deterministic")) c.deterministic = get_bool(source, "deterministic", doc["deterministic"]);
+  if (doc.contains("log_pattern")) c.log_pattern = get_string(source, "log_pattern", doc["log_pattern"]);
+  if (doc.contains("log_file")) c.log_file = get_string(source, "log_file", doc["log_file"]);
+  if (doc.contains("trace")) {
+    const json& t = doc["trace"];
+    if (!t.is_object()) type_error(source, "trace", "an object", t);
+    check_keys(source, "trace.", t, {"enabled", "file"});
+    if (t.contains("enabled")) c.trace_enabled = get_bool(source, "trace.enabled", t["enabled"]);
+    if (t.contains("file")) c.trace_file = get_string(source, "trace.file", t["file"]);
+  }
   if (doc.contains("cpu")) {
     const json& h = doc["cpu"];
     if (!h.is_object()) type_error(source, "cpu", "an object", h);
@@ -181,6 +245,8 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
 
 std::optional<std::string> Config::get(std::string_view key) const {
   if (key == "cpu.threads" && cpu_threads) return std::to_string(*cpu_threads);
+  if (key == "matmul_precision" && matmul_precision) return json(*matmul_precision).dump();
+  if (key == "deterministic" && deterministic) return *deterministic ? "true" : "false";
   return std::nullopt;
 }
 
@@ -198,6 +264,16 @@ void Config::merge(const Config& over) {
   }
   if (over.cpu_threads) cpu_threads = over.cpu_threads;
   if (over.allow_world_writable_plugin_paths) allow_world_writable_plugin_paths = over.allow_world_writable_plugin_paths;
+  if (over.backends_allow) backends_allow = over.backends_allow;
+  if (over.backends_deny) backends_deny = over.backends_deny;
+  for (const auto& [k, v] : over.fallback_by_op) fallback_by_op[k] = v;
+  if (over.fallback_target) fallback_target = over.fallback_target;
+  if (over.matmul_precision) matmul_precision = over.matmul_precision;
+  if (over.deterministic) deterministic = over.deterministic;
+  if (over.log_pattern) log_pattern = over.log_pattern;
+  if (over.log_file) log_file = over.log_file;
+  if (over.trace_enabled) trace_enabled = over.trace_enabled;
+  if (over.trace_file) trace_file = over.trace_file;
 }
 
 namespace {
@@ -260,6 +336,13 @@ Config read_env_layer() {
   }
   if (const char* f = detail::secure_getenv_str("AXLE_FALLBACK"); f && *f)
     c.fallback_policy = parse_fallback_policy(f, "AXLE_FALLBACK");
+  if (const char* t = detail::secure_getenv_str("AXLE_TRACE"); t && *t) c.trace_enabled = parse_env_bool(t, "AXLE_TRACE");
+  if (const char* t = detail::secure_getenv_str("AXLE_TRACE_FILE"); t && *t) c.trace_file = t;
+  if (const char* f = detail::secure_getenv_str("AXLE_LOG_FILE"); f && *f) c.log_file = f;
+  if (const char* m = detail::secure_getenv_str("AXLE_MATMUL_PRECISION"); m && *m)
+    c.matmul_precision = check_matmul_precision(m, "AXLE_MATMUL_PRECISION");
+  if (const char* d = detail::secure_getenv_str("AXLE_DETERMINISTIC"); d && *d)
+    c.deterministic = parse_env_bool(d, "AXLE_DETERMINISTIC");
   return c;
 }
 
@@ -272,6 +355,7 @@ void recompute(Layers& l) {
   e.merge(l.app);
   l.effective = e;
   set_log_level(parse_log_level(*l.effective.log_level));
+  configure_log_output(l.effective.log_pattern.value_or(""), l.effective.log_file.value_or(""));
 }
 
 Layers& loaded_layers() {
@@ -356,6 +440,16 @@ std::vector<std::pair<std::string, std::string>> flatten(const Config& c) {
   if (c.cpu_threads) out.emplace_back("cpu.threads", std::to_string(*c.cpu_threads));
   if (c.allow_world_writable_plugin_paths)
     out.emplace_back("allow_world_writable_plugin_paths", *c.allow_world_writable_plugin_paths ? "true" : "false");
+  if (c.backends_allow) out.emplace_back("backends.allow", json(*c.backends_allow).dump());
+  if (c.backends_deny) out.emplace_back("backends.deny", json(*c.backends_deny).dump());
+  for (const auto& [op, p] : c.fallback_by_op) out.emplace_back("fallback.ops." + op, str(fallback_policy_name(p)));
+  if (c.fallback_target) out.emplace_back("fallback.target", str(*c.fallback_target));
+  if (c.matmul_precision) out.emplace_back("matmul_precision", str(*c.matmul_precision));
+  if (c.deterministic) out.emplace_back("deterministic", *c.deterministic ? "true" : "false");
+  if (c.log_pattern) out.emplace_back("log_pattern", str(*c.log_pattern));
+  if (c.log_file) out.emplace_back("log_file", str(*c.log_file));
+  if (c.trace_enabled) out.emplace_back("trace.enabled", *c.trace_enabled ? "true" : "false");
+  if (c.trace_file) out.emplace_back("trace.file", str(*c.trace_file));
   return out;
 }
 }  // namespace
@@ -375,10 +469,15 @@ std::vector<ConfigEntry> config_sources() {
                                : layer == ConfigLayer::File ? ll.file_path
                                                             : "";
     for (auto& [key, value] : flatten(*config)) {
+      static const std::map<std::string, std::string> kEnvNames = {
+          {"plugin_paths", "AXLE_PLUGIN_PATH"},   {"log_level", "AXLE_LOG_LEVEL"},
+          {"fallback.policy", "AXLE_FALLBACK"},  {"trace.enabled", "AXLE_TRACE"},
+          {"trace.file", "AXLE_TRACE_FILE"},     {"log_file", "AXLE_LOG_FILE"},
+          {"matmul_precision", "AXLE_MATMUL_PRECISION"}, {"deterministic", "AXLE_DETERMINISTIC"}};
+      const auto env = kEnvNames.find(key);
       const std::string from = layer != ConfigLayer::Environment ? source
-                               : key == "plugin_paths"           ? "AXLE_PLUGIN_PATH"
-                               : key == "log_level"              ? "AXLE_LOG_LEVEL"
-                                                                 : "AXLE_FALLBACK";
+                               : env != kEnvNames.end()          ? env->second
+                                                                 : "";
       auto it = std::find_if(out.begin(), out.end(), [&](const ConfigEntry& e) { return e.key == key; });
       if (it == out.end()) out.push_back({key, value, layer, from});
       else *it = {key, value, layer, from};
@@ -397,5 +496,18 @@ void reload_config() {
   l.app = app;
   recompute(l);
 }
+
+void set_float32_matmul_precision(const std::string& precision) {
+  Config app = config_layer(ConfigLayer::Application);
+  app.matmul_precision = check_matmul_precision(precision, "set_float32_matmul_precision");
+  configure(app);
+}
+std::string get_float32_matmul_precision() { return effective_config().matmul_precision.value_or("highest"); }
+void use_deterministic_algorithms(bool enabled) {
+  Config app = config_layer(ConfigLayer::Application);
+  app.deterministic = enabled;
+  configure(app);
+}
+bool are_deterministic_algorithms_enabled() { return effective_config().deterministic.value_or(false); }
 
 }  // namespace axle

@@ -1,5 +1,6 @@
 // The call path: target device -> table slot -> shape function -> output
 // allocation -> candidates in order (kernels may decline) -> host fallback.
+#include "observe.h"
 #include "registry.h"
 
 #include <axle/logging.h>
@@ -8,10 +9,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace axle {
 
 Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out = nullptr);
+using detail::CallInfo;
 
 namespace {
 
@@ -222,34 +225,52 @@ struct FallbackState {
   std::mutex mutex;
   std::map<std::pair<std::string, std::string>, uint64_t> counts;
   std::set<std::pair<std::string, std::string>> warned;
+  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> declines;  // (op, device type, plugin)
 };
 FallbackState& fallback_state() {
   static auto* s = new FallbackState;
   return *s;
 }
 
-FallbackPolicy policy_for(const Device& device) {
-  const Config& cfg = effective_config();
+// fallback.ops (by the op's full name or its base name) over fallback.devices
+// over fallback.policy.
+FallbackPolicy policy_for(const Config& cfg, const OpEntry& op, const Device& device) {
+  for (const std::string& name : {op.name, op.schema.name}) {
+    auto o = cfg.fallback_by_op.find(name);
+    if (o != cfg.fallback_by_op.end()) return o->second;
+  }
   auto it = cfg.fallback_by_device.find(device.type().name());
   if (it != cfg.fallback_by_device.end()) return it->second;
   return cfg.fallback_policy.value_or(FallbackPolicy::WarnOnce);
 }
 
-Value to_host(const Value& v) {
-  if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(Device("cpu"));
+void count_decline(const OpEntry& op, const Device& device, const std::string& plugin) {
+  FallbackState& s = fallback_state();
+  std::lock_guard lock(s.mutex);
+  ++s.declines[{op.name, std::string(device.type().name()), plugin}];
+}
+
+Value to_device(const Value& v, const Device& target) {
+  if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(target);
   if (v.tag() == Value::Tag::TensorList) {
     std::vector<Tensor> out;
-    for (const Tensor& t : v.tensors()) out.push_back(t.defined() ? t.to(Device("cpu")) : Tensor());
+    for (const Tensor& t : v.tensors()) out.push_back(t.defined() ? t.to(target) : Tensor());
     return out;
   }
   return v;
 }
 
+// The host fallback: inputs copied to the fallback target (fallback.target,
+// default "cpu"), the op run there, outputs copied back.
 void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device) {
-  const FallbackPolicy policy = policy_for(device);
+  const Config cfg = effective_config();
+  const FallbackPolicy policy = policy_for(cfg, op, device);
   if (policy == FallbackPolicy::Error)
-    no_kernel(op, device, detail::concat("has no kernel and the fallback policy for '", device.type().name(),
+    no_kernel(op, device, detail::concat("has no kernel and the fallback policy for it on '", device.type().name(),
                                          "' is 'error'").c_str());
+  const Device target = Device(cfg.fallback_target.value_or("cpu")).resolved();
+  AXLE_CHECK(target.type() != device.type(), ConfigError, "fallback.target '", target,
+             "' is the device type the call failed on (", device, ") for operator '", op.name, "'");
   const auto key = std::make_pair(op.name, device.type().name());
   {
     FallbackState& s = fallback_state();
@@ -257,14 +278,14 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
     ++s.counts[key];
     if (policy == FallbackPolicy::WarnOnce && s.warned.insert(key).second)
       AXLE_LOG(LogLevel::Warn, "operator '", op.name, "' has no kernel for device '", device.type().name(),
-               "' that serves this call (none registered, or each declined): running it on the host (inputs "
-               "copied to cpu, outputs copied back). Warned once per op.");
+               "' that serves this call (none registered, or each declined): running it on ", target,
+               " (inputs copied there, outputs copied back). Warned once per op.");
   }
   Stack host_args;
   host_args.reserve(args.size());
-  for (const Value& v : args) host_args.push_back(to_host(v));
+  for (const Value& v : args) host_args.push_back(to_device(v, target));
   const int d = op.schema.find_argument("device");
-  if (d >= 0 && !host_args[d].is_none()) host_args[d] = Device("cpu");
+  if (d >= 0 && !host_args[d].is_none()) host_args[d] = target;
   Stack host_out = dispatch(op, host_args);
   for (size_t i = 0; i < outputs.size() && i < host_out.size(); ++i) {
     if (outputs[i].is_tensor() && outputs[i].tensor().defined())
@@ -387,11 +408,27 @@ bool usable_out(const Tensor& t, const OutputSpec& o, const Device& device, cons
 
 }  // namespace
 
-Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
+namespace {
+
+void describe(CallInfo* info, const Candidate& c) {
+  if (!info) return;
+  static constexpr const char* kKinds[] = {"kernel", "app kernel", "composite", "boxed fallback", "host fallback"};
+  info->kind = kKinds[static_cast<int>(c.kind)];
+  info->plugin = c.plugin;
+  info->provenance = c.provenance;
+  info->fell_back = c.kind == CandidateKind::HostFallback;
+}
+
+// The call path. `info` (trace mode and the parity recorder only) learns what ran.
+Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info) {
   if (&op == copy_op()) {
     Tensor& self = args[0].tensor();
     const Tensor& src = args[1].tensor();
     if (self.device() != src.device()) {
+      if (info) {
+        info->kind = "copy";
+        info->provenance = "device runtime copy";
+      }
       cross_device_copy(self, src);
       return {self};
     }
@@ -407,6 +444,7 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   }
 
   const Candidate& first = slot->chain.front();
+  if (first.kind == CandidateKind::Composite || first.kind == CandidateKind::AppKernel) describe(info, first);
   if (first.kind == CandidateKind::Composite) return op.decl.composite(args);
   if (first.kind == CandidateKind::AppKernel) return (*first.app)(args);
 
@@ -443,8 +481,13 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
         if (t_plugin_filter && !t_plugin_filter->allows(c.plugin)) continue;
         KernelCallContext ctx;
         const axle_status s = invoke(op, c, args, outputs, device, ctx);
-        if (s == AXLE_OK) return outputs;
+        if (s == AXLE_OK) {
+          describe(info, c);
+          return outputs;
+        }
         if (s == AXLE_DECLINED) {
+          count_decline(op, device, c.plugin);
+          if (info) info->declined.push_back(c.plugin);
           AXLE_LOG(LogLevel::Debug, op.name, " on ", device, ": ", c.plugin, " declined (", c.provenance, ")",
                    ctx.message.empty() ? "" : ": ", ctx.message);
           continue;
@@ -452,8 +495,9 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
         throw_status(s, detail::concat(op.name, " on ", device, " (plugin '", c.plugin, "', ", c.provenance, "): ",
                                        ctx.message.empty() ? "kernel failed" : ctx.message));
       }
-      case CandidateKind::AppKernel: return (*c.app)(args);
+      case CandidateKind::AppKernel: describe(info, c); return (*c.app)(args);
       case CandidateKind::Composite: {
+        describe(info, c);
         Stack result = op.decl.composite(args);
         for (size_t i = 0; i < outputs.size() && i < result.size(); ++i) {
           if (sc.outputs[i].alias_arg >= 0)
@@ -463,10 +507,20 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
         }
         return outputs;
       }
-      case CandidateKind::HostFallback: host_fallback(op, args, outputs, device); return outputs;
+      case CandidateKind::HostFallback:
+        describe(info, c);
+        host_fallback(op, args, outputs, device);
+        return outputs;
     }
   }
   no_kernel(op, device, "has only kernels that declined this call");
+}
+
+}  // namespace
+
+Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
+  if (detail::g_observers.load(std::memory_order_relaxed) > 0) return detail::observe_call(op, args, out, &dispatch_impl);
+  return dispatch_impl(op, args, out, nullptr);
 }
 
 Stack call_op(const OpHandle& h, Stack args) {
@@ -525,6 +579,14 @@ std::vector<FallbackCount> fallback_stats() {
   std::lock_guard lock(s.mutex);
   std::vector<FallbackCount> out;
   for (const auto& [k, n] : s.counts) out.push_back({k.first, k.second, n});
+  return out;
+}
+
+std::vector<DeclineCount> decline_stats() {
+  FallbackState& s = fallback_state();
+  std::lock_guard lock(s.mutex);
+  std::vector<DeclineCount> out;
+  for (const auto& [k, n] : s.declines) out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include <axle/logging.h>
 
 #include <vector>  // before boost/dll (header bug in 1.74)
+#include <fnmatch.h>
 #include <boost/dll/shared_library.hpp>
 #include <dlfcn.h>
 #include <nlohmann/json.hpp>
@@ -286,6 +287,25 @@ struct PluginManager::Impl {
     return &r;
   }
 
+  // backends.allow / backends.deny: shell globs on plugin names. Why the plugin
+  // is kept out, or "".
+  static std::string backend_filter_reason(const Config& cfg, const std::string& name) {
+    auto matches = [&](const std::vector<std::string>& globs, std::string* which) {
+      for (const auto& g : globs)
+        if (fnmatch(g.c_str(), name.c_str(), 0) == 0) {
+          *which = g;
+          return true;
+        }
+      return false;
+    };
+    std::string glob;
+    if (cfg.backends_deny && matches(*cfg.backends_deny, &glob))
+      return "denied by configuration (backends.deny has '" + glob + "')";
+    if (cfg.backends_allow && !matches(*cfg.backends_allow, &glob))
+      return "not in the configuration's backends.allow list";
+    return "";
+  }
+
   // Name validity, duplicates, config enable/rank. False when the plugin is out.
   bool check_identity(PluginRecord& r) {
     if (!valid_plugin_name(r.info.name)) {
@@ -297,6 +317,11 @@ struct PluginManager::Impl {
       return false;
     }
     const Config& cfg = effective_config();
+    if (const std::string why = backend_filter_reason(cfg, r.info.name); !why.empty()) {
+      r.info.status = PluginStatus::Disabled;
+      r.info.reason = why;
+      return false;
+    }
     auto it = cfg.plugins.find(r.info.name);
     if (it != cfg.plugins.end()) {
       if (it->second.rank) r.info.rank = *it->second.rank;

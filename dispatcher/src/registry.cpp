@@ -1,5 +1,6 @@
 // The operator registry and the publication of dispatch tables
 // (see Note [Dispatch resolution] in registry.h).
+#include "observe.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -13,8 +14,11 @@ Registry& Registry::get() {
 
 Registry::Registry() {
   for (const OpDecl& d : builtin_op_decls()) define(d, true);
-  std::lock_guard lock(records_mutex_);
-  publish_locked();
+  {
+    std::lock_guard lock(records_mutex_);
+    publish_locked();
+  }
+  detail::init_trace_from_config();  // trace.enabled / AXLE_TRACE before the first call
 }
 
 size_t Registry::op_count() const {

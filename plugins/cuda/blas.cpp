@@ -1,6 +1,7 @@
 // mm / bmm / matmul (2-D and batched 3-D) on cuBLAS: cublasGemmEx and
-// cublasGemmStridedBatchedEx, float32 (FP32 compute, no TF32: PyTorch's
-// "highest" matmul precision), float64, float16 and bfloat16 (FP32 accumulate).
+// cublasGemmStridedBatchedEx, float32 (compute type from the matmul_precision
+// setting, as torch.set_float32_matmul_precision: "highest" FP32, "high" TF32,
+// "medium" BF16), float64, float16 and bfloat16 (FP32 accumulate).
 // Row-major axle matrices are column-major transposes for cuBLAS: C = A B is
 // computed as C^T = B^T A^T. Operands whose last two dims are neither row- nor
 // column-contiguous, and outputs that are not contiguous, are declined.
@@ -9,6 +10,8 @@
 
 #include <cublas_api.h>
 #include <cublas_v2.h>
+
+#include <cstring>
 
 #include <algorithm>
 #include <map>
@@ -40,9 +43,17 @@ cublasHandle_t handle(int device, const axle_kernel_call* c, axle_status* status
   return h;
 }
 
-bool types(axle_dtype d, cudaDataType_t* t, cublasComputeType_t* compute) {
+// float32's compute type for the configured matmul precision.
+cublasComputeType_t float32_compute(const axle_kernel_call* c) {
+  const char* p = c->host && c->host->get_option ? c->host->get_option(nullptr, "matmul_precision") : nullptr;
+  if (p && std::strcmp(p, "\"high\"") == 0) return CUBLAS_COMPUTE_32F_FAST_TF32;
+  if (p && std::strcmp(p, "\"medium\"") == 0) return CUBLAS_COMPUTE_32F_FAST_16BF;
+  return CUBLAS_COMPUTE_32F;
+}
+
+bool types(const axle_kernel_call* c, axle_dtype d, cudaDataType_t* t, cublasComputeType_t* compute) {
   switch (d) {
-    case AXLE_DTYPE_FLOAT32: *t = CUDA_R_32F, *compute = CUBLAS_COMPUTE_32F; return true;
+    case AXLE_DTYPE_FLOAT32: *t = CUDA_R_32F, *compute = float32_compute(c); return true;
     case AXLE_DTYPE_FLOAT64: *t = CUDA_R_64F, *compute = CUBLAS_COMPUTE_64F; return true;
     case AXLE_DTYPE_FLOAT16: *t = CUDA_R_16F, *compute = CUBLAS_COMPUTE_32F; return true;
     case AXLE_DTYPE_BFLOAT16: *t = CUDA_R_16BF, *compute = CUBLAS_COMPUTE_32F; return true;
@@ -73,7 +84,7 @@ axle_status gemm(const axle_kernel_call* c, const axle_tensor_view& a, const axl
                  const axle_tensor_view& out, int64_t batch, int64_t sa, int64_t sw, int64_t so) {
   cudaDataType_t t;
   cublasComputeType_t compute;
-  if (a.dtype != out.dtype || w.dtype != out.dtype || !types(out.dtype, &t, &compute)) return AXLE_DECLINED;
+  if (a.dtype != out.dtype || w.dtype != out.dtype || !types(c, out.dtype, &t, &compute)) return AXLE_DECLINED;
   const int64_t m = a.sizes[a.ndim - 2], k = a.sizes[a.ndim - 1], n = w.sizes[w.ndim - 1];
   const Mat ma = matrix(a), mw = matrix(w);
   if (!ma.ok || !mw.ok || !plugin::is_contiguous(out)) return AXLE_DECLINED;

@@ -1,6 +1,7 @@
 // Configuration layers: parsing, unknown keys with suggestions, wrong types.
 #include <axle/config.h>
 #include <axle/error.h>
+#include <axle/logging.h>
 
 #include <doctest/doctest.h>
 
@@ -110,4 +111,77 @@ TEST_CASE("system and user files are layers between the defaults and AXLE_CONFIG
   reload_config();
   CHECK(!effective_config().cpu_threads);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("issue 8 keys: backends, per-op fallback and target, matmul precision, deterministic, log, trace") {
+  const Config c = Config::parse(R"({"backends": {"allow": ["ref*", "cpu"], "deny": ["cuda*"]},
+      "fallback": {"ops": {"conv2d": "error"}, "target": "cpu"}, "matmul_precision": "high",
+      "deterministic": true, "log_pattern": "%v", "log_file": "/tmp/x.log",
+      "trace": {"enabled": true, "file": "/tmp/t.json"}})", "test.json");
+  CHECK(c.backends_allow->size() == 2);
+  CHECK(c.backends_deny->at(0) == "cuda*");
+  CHECK(c.fallback_by_op.at("conv2d") == FallbackPolicy::Error);
+  CHECK(*c.fallback_target == "cpu");
+  CHECK(*c.matmul_precision == "high");
+  CHECK(*c.get("matmul_precision") == "\"high\"");
+  CHECK(*c.deterministic);
+  CHECK(*c.get("deterministic") == "true");
+  CHECK(*c.log_file == "/tmp/x.log");
+  CHECK(*c.trace_enabled);
+  CHECK(*c.trace_file == "/tmp/t.json");
+  CHECK(error_of(R"({"backends": {"allow": "cpu"}})").find("'backends.allow' must be an array of strings") !=
+        std::string::npos);
+  CHECK(error_of(R"({"backends": {"deny": [1]}})").find("'backends.deny[0]' must be a string") != std::string::npos);
+  CHECK(error_of(R"({"matmul_precision": "fast"})").find("invalid matmul precision 'fast'") != std::string::npos);
+  CHECK(error_of(R"({"deterministic": "yes"})").find("'deterministic' must be a boolean") != std::string::npos);
+  CHECK(error_of(R"({"trace": {"enable": true}})").find("did you mean 'trace.enabled'") != std::string::npos);
+  CHECK(error_of(R"({"fallback": {"ops": {"conv2d": "loud"}}})").find("loud") != std::string::npos);
+}
+
+namespace {
+bool always_secure() { return true; }
+}  // namespace
+
+TEST_CASE("environment variables are ignored in secure-execution processes (injected AT_SECURE)") {
+  setenv("AXLE_MATMUL_PRECISION", "medium", 1);
+  reload_config();
+  CHECK(effective_config().matmul_precision.value_or("") == "medium");
+  detail::set_secure_execution_check(&always_secure);
+  reload_config();
+  CHECK(!effective_config().matmul_precision.has_value());
+  CHECK(detail::secure_getenv_str("AXLE_MATMUL_PRECISION") == nullptr);
+  detail::set_secure_execution_check(nullptr);
+  unsetenv("AXLE_MATMUL_PRECISION");
+  reload_config();
+  CHECK(!effective_config().matmul_precision.has_value());
+}
+
+TEST_CASE("matmul precision and deterministic mode through the API, as torch's setters") {
+  CHECK(get_float32_matmul_precision() == "highest");
+  set_float32_matmul_precision("high");
+  CHECK(get_float32_matmul_precision() == "high");
+  CHECK_THROWS_AS(set_float32_matmul_precision("fastest"), ConfigError);
+  CHECK(!are_deterministic_algorithms_enabled());
+  use_deterministic_algorithms(true);
+  CHECK(are_deterministic_algorithms_enabled());
+  set_float32_matmul_precision("highest");
+  use_deterministic_algorithms(false);
+}
+
+TEST_CASE("log_file and log_pattern route log lines; a bad env value is a ConfigError naming it") {
+  const std::string path = "/tmp/axle_test_log_file.log";
+  std::filesystem::remove(path);
+  configure_log_output("%l|%v", path);
+  log_message(LogLevel::Error, "hello from the test");
+  configure_log_output("", "");
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "error|hello from the test");
+  CHECK_THROWS_AS(configure_log_output("", "/dev/null/x.log"), ConfigError);
+  std::filesystem::remove(path);
+  setenv("AXLE_DETERMINISTIC", "maybe", 1);
+  CHECK_THROWS_WITH_AS(reload_config(), doctest::Contains("AXLE_DETERMINISTIC='maybe'"), ConfigError);
+  unsetenv("AXLE_DETERMINISTIC");
+  reload_config();
 }

@@ -89,6 +89,26 @@ TEST_CASE("fallback policy 'error' raises NotImplementedError naming op and devi
   CHECK(values(axle::exp(zeros({1}, kArena))) == std::vector<double>{1.0});
 }
 
+TEST_CASE("fallback.ops: a per-operator policy overrides the device's; fallback.target is checked") {
+  Config per_op;
+  per_op.fallback_by_op["exp"] = FallbackPolicy::Error;  // by base name
+  configure(per_op);
+  CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("policy for it on 'arena' is 'error'"),
+                       NotImplementedError);
+  CHECK(values(axle::sin(zeros({1}, kArena))) == std::vector<double>{0.0});  // other ops still fall back
+  per_op.fallback_by_op["exp"] = FallbackPolicy::Silent;
+  configure(per_op);
+  CHECK(values(axle::exp(zeros({1}, kArena))) == std::vector<double>{1.0});
+  Config bad_target;
+  bad_target.fallback_target = "arena";
+  configure(bad_target);
+  CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("fallback.target 'arena:0'"),
+                       ConfigError);
+  bad_target.fallback_target = "cpu";
+  configure(bad_target);
+  CHECK(values(axle::exp(zeros({1}, kArena))) == std::vector<double>{1.0});
+}
+
 TEST_CASE("streams, events, async copies and allocator statistics") {
   DeviceRuntime& rt = device_runtime(DeviceType("arena"));
   CHECK(rt.device_count() == 2);

@@ -48,6 +48,42 @@ echo '{"allow_world_writable_plugin_paths": true}' >"$ww.json"
 AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG="$ww.json" "$axle" info | grep "^  arena " >/dev/null ||
   { echo "allow_world_writable_plugin_paths did not allow the folder"; exit 1; }
 rm -rf "$ww" "$ww.json"
+# Golden shapes of every --json output (keys and value types; tests/tools/golden).
+here=$(cd "$(dirname "$0")" && pwd)
+golden() {  # NAME COMMAND...
+  local name=$1
+  shift
+  "$@" | python3 "$here/json_shape.py" "$here/golden/$name.json" || { echo "golden --json shape: $name"; exit 1; }
+}
+golden info "$axle" info --json
+golden explain "$axle" explain add.Tensor --json
+golden config_show "$axle" config show --json
+golden bench "$axle" bench --quick --only "add, 1" --json
+golden ops "$axle" ops --json
+# backends.allow / backends.deny (globs); axle info shows the configuration's
+# non-default values and their layer.
+bk=$(mktemp -d)
+echo '{"backends": {"deny": ["cpu_*"]}, "matmul_precision": "high"}' >"$bk/deny.json"
+AXLE_CONFIG="$bk/deny.json" AXLE_PLUGIN_PATH="$(dirname "$broken")/cpu_high" "$axle" info --json | python3 -c '
+import json, sys
+info = json.load(sys.stdin)
+p = {x["name"]: x for x in info["plugins"]}
+assert p["cpu_high"]["status"] == "disabled", p["cpu_high"]
+assert "backends.deny has '"'"'cpu_*'"'"'" in p["cpu_high"]["reason"], p["cpu_high"]
+assert p["reference"]["status"] in ("loaded", "available"), p["reference"]
+cfg = {e["key"]: e for e in info["config"]}
+assert cfg["matmul_precision"]["value"] == "high" and cfg["matmul_precision"]["layer"] == "AXLE_CONFIG file", cfg'
+echo '{"backends": {"allow": ["reference", "cpu"]}}' >"$bk/allow.json"
+AXLE_CONFIG="$bk/allow.json" AXLE_PLUGIN_PATH="$(dirname "$broken")/cpu_high" "$axle" info --json | python3 -c '
+import json, sys
+p = {x["name"]: x for x in json.load(sys.stdin)["plugins"]}
+assert p["cpu_high"]["status"] == "disabled" and "backends.allow" in p["cpu_high"]["reason"], p["cpu_high"]'
+AXLE_CONFIG="$bk/deny.json" "$axle" info | grep "matmul_precision .*AXLE_CONFIG file" >/dev/null ||
+  { echo "axle info does not show the config's values"; exit 1; }
+echo '{"backends": {"deny": "cpu"}}' >"$bk/bad.json"
+AXLE_CONFIG="$bk/bad.json" "$axle" info 2>"$bk/err" >/dev/null && { echo "a malformed backends.deny was accepted"; exit 1; }
+grep "'backends.deny' must be an array of strings" "$bk/err" >/dev/null || { cat "$bk/err"; exit 1; }
+rm -rf "$bk"
 set +e
 "$axle" config frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "axle config with an unknown action must exit 2"; exit 1; }
 "$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }

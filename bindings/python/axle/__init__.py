@@ -11,6 +11,9 @@ from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexErro
                       OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
 from . import _C
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
+from ._C import (Recording, are_deterministic_algorithms_enabled, clear_trace, config_sources, export_chrome_trace,
+                 get_float32_matmul_precision, record, set_float32_matmul_precision, trace_enabled, trace_events,
+                 use_deterministic_algorithms)
 
 __version__ = _C.version()
 
@@ -287,6 +290,64 @@ Tensor.__reduce__ = lambda self: (_rebuild, (self.tolist(), self.dtype.name, sel
 Tensor.__deepcopy__ = lambda self, memo: self.clone()
 Tensor.__copy__ = lambda self: self
 Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
+
+def configure(settings=None, **kwargs):
+    """The application's configuration layer (the last one, above files and environment).
+
+    Takes the config file's JSON structure as a dict and/or keyword arguments, e.g.
+    ``axle.configure(fallback={"policy": "error"}, matmul_precision="high")``. Unknown keys
+    and wrong types raise ``axle.ConfigError`` naming the key. Repeated calls merge.
+    """
+    import json as _json
+    merged = dict(settings or {})
+    merged.update(kwargs)
+    _C._configure(_json.dumps(merged))
+
+
+class trace:
+    """Trace mode while the ``with`` block runs: every operator call is recorded with the
+    kernel that ran it (plugin, source file:line), shapes, dtypes, device and time.
+
+    >>> with axle.trace() as t:
+    ...     y = axle.nn.functional.prelu(x, w)
+    >>> print(t.events[-1]["line"])
+    """
+
+    def __init__(self, clear=True):
+        self._clear = clear
+        self.events = []
+
+    def __enter__(self):
+        self._previous = _C.trace_enabled()
+        if self._clear:
+            _C.clear_trace()
+        self._start = len(_C.trace_events())
+        _C._set_trace_enabled(True)
+        return self
+
+    def __exit__(self, *exc):
+        _C._set_trace_enabled(self._previous)
+        self.events = _C.trace_events()[self._start:]
+        return False
+
+    def export_chrome_trace(self, path):
+        _C.export_chrome_trace(path)
+
+
+def set_trace_enabled(enabled):
+    _C._set_trace_enabled(_builtins.bool(enabled))
+
+
+def parity(fn_or_recording, a, b, rtol=1e-4, atol=1e-5):
+    """Replays the operator calls of ``fn()`` (or of an ``axle.Recording``) on backends ``a``
+    and ``b`` ("cpu", "cpu@reference", "cpu@cpu", "cuda:0") from the recorded inputs and
+    returns a dict: ``ok``, and for the first call whose outputs differ its ``op``, ``index``,
+    ``max_abs``/``max_rel`` error and the kernels that ran it on each side (``ran_a``,
+    ``ran_b``); ``report`` is the same as text."""
+    if isinstance(fn_or_recording, Recording):
+        return _C._parity_recording(fn_or_recording, a, b, rtol, atol)
+    return _C._parity_fn(fn_or_recording, a, b, rtol, atol)
+
 
 from ._printing import set_printoptions, tensor_repr  # noqa: E402
 

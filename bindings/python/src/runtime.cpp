@@ -2,7 +2,11 @@
 #include "bindings.h"
 #include "convert.h"
 
+#include <pybind11/functional.h>
 #include <pybind11/stl.h>
+
+#include <axle/parity.h>
+#include <axle/trace.h>
 
 #include <map>
 
@@ -103,6 +107,98 @@ void bind_runtime(py::module_& m) {
   m.def("_get_default_device", [] { return get_default_device().str(); });
   m.def("_set_default_device", [](const std::string& d) { set_default_device(Device(d)); });
   m.def("_check_device", [](const std::string& d) { return Device(d).str(); });
+  // ---- configuration (issue 8)
+  m.def("_configure", [](const std::string& json_text) { configure(Config::parse(json_text, "axle.configure")); });
+  m.def("config_sources", [] {
+    py::list out;
+    for (const ConfigEntry& e : config_sources()) {
+      py::dict d;
+      d["key"] = e.key;
+      d["value"] = e.value;
+      d["layer"] = config_layer_name(e.layer);
+      d["source"] = e.source;
+      out.append(d);
+    }
+    return out;
+  }, "Every effective setting: key, value (JSON text), the layer it came from and its file or variable.");
+  m.def("set_float32_matmul_precision", &set_float32_matmul_precision, py::arg("precision"),
+        "'highest', 'high' or 'medium', as torch.set_float32_matmul_precision.");
+  m.def("get_float32_matmul_precision", &get_float32_matmul_precision);
+  m.def("use_deterministic_algorithms", &use_deterministic_algorithms, py::arg("mode"));
+  m.def("are_deterministic_algorithms_enabled", &are_deterministic_algorithms_enabled);
+  // ---- trace mode
+  m.def("_set_trace_enabled", &set_trace_enabled);
+  m.def("trace_enabled", &trace_enabled);
+  m.def("clear_trace", &clear_trace);
+  m.def("export_chrome_trace", [](const std::string& path) { export_chrome_trace(path); }, py::arg("path"),
+        "Writes the recorded events as Chrome-trace JSON (opens in Perfetto / chrome://tracing).");
+  m.def("trace_events", [] {
+    auto tensors = [](const std::vector<TraceTensor>& ts) {
+      py::list l;
+      for (const auto& t : ts) l.append(py::make_tuple(t.dtype, py::tuple(py::cast(std::vector<int64_t>(t.sizes))), t.device));
+      return l;
+    };
+    py::list out;
+    for (const TraceEvent& e : trace_events()) {
+      py::dict d;
+      d["op"] = e.op;
+      d["device"] = e.device;
+      d["kind"] = e.kind;
+      d["plugin"] = e.plugin;
+      d["provenance"] = e.provenance;
+      d["declined"] = e.declined;
+      d["host_fallback"] = e.fell_back;
+      d["inputs"] = tensors(e.inputs);
+      d["outputs"] = tensors(e.outputs);
+      d["depth"] = e.depth;
+      d["thread"] = e.thread;
+      d["start_ns"] = e.start_ns;
+      d["duration_ns"] = e.duration_ns;
+      d["error"] = e.error;
+      d["line"] = format_trace_event(e);
+      out.append(d);
+    }
+    return out;
+  }, "The recorded operator calls, each a dict (op, device, kind, plugin, provenance, declined, ..., line).");
+  // ---- parity finder
+  py::class_<Recording>(m, "Recording", "Operator calls recorded by axle.record(fn): replayable on any backend.")
+      .def("save", &Recording::save, py::arg("path"))
+      .def_static("load", &Recording::load, py::arg("path"))
+      .def("__len__", [](const Recording& r) { return r.calls.size(); })
+      .def_property_readonly("ops", [](const Recording& r) {
+        std::vector<std::string> ops;
+        for (const auto& c : r.calls) ops.push_back(c.op);
+        return ops;
+      })
+      .def("__repr__", [](const Recording& r) { return "<axle.Recording of " + std::to_string(r.calls.size()) + " calls>"; });
+  m.def("record", [](const std::function<void()>& fn) { return record(fn); }, py::arg("fn"),
+        "Runs fn() and returns the operator calls it made (host copies of inputs and outputs).");
+  auto result_dict = [](const ParityResult& r, const Backend& a, const Backend& b) {
+    py::dict d;
+    d["ok"] = r.ok;
+    d["compared"] = r.compared;
+    d["skipped"] = r.skipped;
+    d["index"] = r.index;
+    d["op"] = r.op;
+    d["output"] = r.output;
+    d["max_abs"] = r.max_abs;
+    d["max_rel"] = r.max_rel;
+    d["ran_a"] = r.ran_a;
+    d["ran_b"] = r.ran_b;
+    d["detail"] = r.detail;
+    d["report"] = format_parity(r, a, b);
+    return d;
+  };
+  m.def("_parity_fn", [result_dict](const std::function<void()>& fn, const std::string& a, const std::string& b,
+                                    double rtol, double atol) {
+    const Backend ba = Backend::parse(a), bb = Backend::parse(b);
+    return result_dict(find_parity(fn, ba, bb, ParityOptions{rtol, atol}), ba, bb);
+  });
+  m.def("_parity_recording", [result_dict](const Recording& rec, const std::string& a, const std::string& b,
+                                           double rtol, double atol) {
+    const Backend ba = Backend::parse(a), bb = Backend::parse(b);
+    return result_dict(find_parity(rec, ba, bb, ParityOptions{rtol, atol}), ba, bb);
+  });
   m.def("_promote_types", [](int a, int b) { return static_cast<int>(promote_types(static_cast<DType>(a), static_cast<DType>(b))); });
 }
 

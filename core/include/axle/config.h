@@ -43,6 +43,29 @@ struct AXLE_API Config {
   // Plugin folders anyone may write to are skipped (a planted .so would run in
   // every axle process) unless this is true.
   std::optional<bool> allow_world_writable_plugin_paths;
+  // "backends": {"allow": [globs], "deny": [globs]} on plugin names: a plugin
+  // must match an allow glob (when any is given) and no deny glob to load.
+  std::optional<std::vector<std::string>> backends_allow;
+  std::optional<std::vector<std::string>> backends_deny;
+  // "fallback": {"ops": {"conv2d": "error"}, "target": "cpu"}: the policy per
+  // operator (overrides the per-device one) and the device the fallback runs on.
+  std::map<std::string, FallbackPolicy> fallback_by_op;
+  std::optional<std::string> fallback_target;
+  // "matmul_precision": "highest" (float32 products in float32), "high"
+  // (TF32 or bf16x3 allowed), "medium" (bf16 allowed), as
+  // torch.set_float32_matmul_precision. Plugins read it through the host API.
+  std::optional<std::string> matmul_precision;
+  // "deterministic": true asks kernels for run-to-run identical results
+  // (torch.use_deterministic_algorithms); plugins decline what they cannot.
+  std::optional<bool> deterministic;
+  // "log_pattern" (spdlog pattern) and "log_file" (append log lines to a file
+  // instead of stderr).
+  std::optional<std::string> log_pattern;
+  std::optional<std::string> log_file;
+  // "trace": {"enabled": bool, "file": path}: trace mode (axle/trace.h) and
+  // the Chrome-trace file written at exit.
+  std::optional<bool> trace_enabled;
+  std::optional<std::string> trace_file;
 
   // A global setting by dotted key ("cpu.threads") as JSON text, if set.
   std::optional<std::string> get(std::string_view key) const;
@@ -75,12 +98,25 @@ AXLE_API std::vector<ConfigEntry> config_sources();
 // Reads the files and environment again (the application layer is kept).
 AXLE_API void reload_config();
 
+// torch.set_float32_matmul_precision / get_float32_matmul_precision: the
+// application layer's matmul_precision ("highest", "high" or "medium";
+// ConfigError otherwise). Plugins read it with get_option(NULL, "matmul_precision").
+AXLE_API void set_float32_matmul_precision(const std::string& precision);
+AXLE_API std::string get_float32_matmul_precision();
+// torch.use_deterministic_algorithms: the application layer's deterministic key.
+AXLE_API void use_deterministic_algorithms(bool enabled);
+AXLE_API bool are_deterministic_algorithms_enabled();
+
 // The keys a config file may contain ("plugin_paths", "fallback.policy", ...).
 AXLE_API const std::vector<std::string>& known_config_keys();
 
 namespace detail {
-// Returns getenv(name) unless the process runs in secure-execution mode.
+// Returns getenv(name) unless the process runs in secure-execution mode
+// (AT_SECURE: setuid/setgid or file capabilities).
 AXLE_API const char* secure_getenv_str(const char* name);
+// Replaces the secure-execution check (default: getauxval(AT_SECURE) != 0);
+// nullptr restores it. Tests drive the secure path without a setuid binary.
+AXLE_API void set_secure_execution_check(bool (*check)());
 // Levenshtein-nearest candidate (for "did you mean").
 AXLE_API std::string nearest(std::string_view word, const std::vector<std::string>& candidates);
 }  // namespace detail

@@ -17,6 +17,11 @@ AXLE_API LogLevel log_level();
 AXLE_API LogLevel parse_log_level(std::string_view name);
 AXLE_API bool log_enabled(LogLevel level);
 AXLE_API void log_message(LogLevel level, std::string_view message);
+// Where log lines go and how they look (config keys log_pattern / log_file):
+// an spdlog pattern ("" = "[%Y-%m-%d %H:%M:%S.%e] [axle] [%l] %v") and a file
+// the lines are appended to ("" = stderr). Throws ConfigError if the file
+// cannot be opened or the pattern is invalid.
+AXLE_API void configure_log_output(std::string_view pattern, std::string_view file);
 
 }  // namespace axle
 

@@ -12,3 +12,5 @@
 #include <axle/ops.h>
 #include <axle/serialization.h>
 #include <axle/tensor.h>
+#include <axle/trace.h>
+#include <axle/parity.h>

@@ -11,6 +11,7 @@
 #include <axle/value.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,15 @@ struct FallbackCount {
   uint64_t count = 0;
 };
 
+// Calls a plugin's kernel declined (it returned AXLE_DECLINED and the next
+// candidate ran), per (op, device type, plugin) since start.
+struct DeclineCount {
+  std::string op;
+  std::string device;
+  std::string plugin;
+  uint64_t count = 0;
+};
+
 struct CandidateInfo {
   std::string kind;        // "kernel", "app kernel", "composite", "boxed fallback", "host fallback"
   std::string plugin;      // providing plugin (empty for core)
@@ -101,10 +111,55 @@ AXLE_API PluginInfo load_plugin(const std::string& path);
 AXLE_API void load_all_plugins();
 // Host-fallback hits per (op, device) since start.
 AXLE_API std::vector<FallbackCount> fallback_stats();
+// Declined kernel calls per (op, device type, plugin) since start.
+AXLE_API std::vector<DeclineCount> decline_stats();
 // For each device type: what would run for `op` and where it came from.
 AXLE_API std::vector<ExplainRow> explain(std::string_view op);
 // Names of all declared operators.
 AXLE_API std::vector<std::string> op_names();
+
+// ---- the coverage matrix (`axle ops`): every operator x every backend
+// A backend is one loaded plugin on one device type it serves ("cpu/cpu",
+// "reference/cpu", "cuda/cuda").
+struct CoverageBackend {
+  std::string name;         // "plugin/device type"
+  std::string plugin;
+  std::string device_type;
+  int rank = 0;
+  int device_count = 0;     // devices of the type present now (0: it cannot be probed)
+};
+
+// How a backend (plugin P on device type D) serves an op, from D's candidate chain:
+//   Kernel        P registered a kernel for the op on D;
+//   Declines      ... and that kernel declined some calls (only from a probe's
+//                 decline counts, see coverage());
+//   Composite     P has no kernel; the op's composite covers it on D (no kernel of a
+//                 plugin ranked at or below P comes before the composite);
+//   FallsThrough  P has no kernel; another plugin's kernel on D serves it (or a
+//                 boxed fallback is offered the call);
+//   HostFallback  no kernel or composite on D: the host fallback would run it on
+//                 "cpu" (where something serves it);
+//   Missing       nothing serves it: calling it raises NotImplementedError.
+enum class Coverage { Kernel, Declines, Composite, FallsThrough, HostFallback, Missing };
+// "kernel", "declines", "composite", "falls through", "host fallback", "missing".
+AXLE_API const char* coverage_name(Coverage c);
+
+struct CoverageRow {
+  std::string op;
+  std::vector<Coverage> cells;  // one per backend, in CoverageMatrix::backends order
+};
+
+struct CoverageMatrix {
+  std::vector<CoverageBackend> backends;  // grouped by device type, highest rank first
+  std::vector<CoverageRow> ops;           // every declared op, in op_names() order
+  bool probed = false;                    // declines were given: Declines cells are known
+};
+
+// The coverage matrix of every loaded plugin (loads them all first). `declines`:
+// the decline counts of a probe (e.g. the difference of two decline_stats()
+// taken around conformance runs); a Kernel cell whose (op, device type, plugin)
+// has a count there becomes Declines. Without it no cell is Declines.
+AXLE_API CoverageMatrix coverage(const std::optional<std::vector<DeclineCount>>& declines = std::nullopt);
 
 // Restricts, on the calling thread and while it lives, which plugins' kernels and
 // boxed fallbacks may serve a call (composites, application kernels and the host

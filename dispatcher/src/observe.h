@@ -1,0 +1,43 @@
+// Internal: the hook through which trace mode (trace.cpp) and the parity
+// recorder (parity.cpp) see operator calls. dispatch() calls observe_call only
+// while g_observers > 0; everything else takes the direct path.
+#pragma once
+
+#include "registry.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace axle::detail {
+
+// Filled by the dispatch step: what ran the call.
+struct CallInfo {
+  std::string kind = "kernel";  // "kernel", "app kernel", "composite", "boxed fallback", "host fallback", "copy"
+  std::string plugin;
+  std::string provenance;
+  std::vector<std::string> declined;
+  bool fell_back = false;
+};
+
+using DispatchFn = Stack (*)(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info);
+
+// Tracing on (1) plus active parity recorders.
+extern std::atomic<int> g_observers;
+
+Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, DispatchFn impl);
+
+// parity.cpp: the calling thread's recorder sees each top-level call (depth 0)
+// before (arguments) and after (outputs and what ran).
+struct RecorderHook {
+  virtual ~RecorderHook() = default;
+  virtual void before(const OpEntry& op, const Stack& args) = 0;
+  virtual void after(const OpEntry& op, const Stack& outputs, const CallInfo& info) = 0;
+};
+RecorderHook* thread_recorder();
+void set_thread_recorder(RecorderHook* r);
+
+// Reads trace.enabled / trace.file once (the registry calls it at start).
+void init_trace_from_config();
+
+}  // namespace axle::detail
