@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  info [--json]                 search path, plugins (status, reason), devices, fallback counters\n"
-    "  explain OP [--json]           the schema of OP and, per device, the kernels that would run\n"
+    "  explain OP [--device D] [--json]\n"
+    "                                the schema of OP and, per device type (or D's), the kernels that would run\n"
     "  ops [--json] [--html FILE] [--probe] [--names]\n"
     "                                the coverage matrix: every operator x every backend (own kernel,\n"
     "                                composite, falls through, host fallback, missing); `axle ops --help`\n"
@@ -113,9 +114,14 @@ int cmd_info(bool as_json) {
   return 0;
 }
 
-int cmd_explain(const std::string& op, bool as_json) {
+int cmd_explain(const std::string& op, const std::string& device, bool as_json) {
   const axle::OpHandle h = axle::find_op(op);
-  const auto rows = axle::explain(op);
+  auto rows = axle::explain(op);
+  if (!device.empty()) {  // --device D: that device type's chain only
+    const std::string type(axle::Device(device).type().name());
+    std::erase_if(rows, [&](const axle::ExplainRow& r) { return r.device_type != type; });
+    if (rows.empty()) throw axle::DeviceError("no plugin serves device type '" + type + "'");
+  }
   if (as_json) {
     json j;
     j["op"] = h.schema().full_name();
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
   }
   bool as_json = false;
   axle::cli::BenchOptions bench;
+  std::string explain_device;  // --device for explain (bench keeps its own default)
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -168,8 +175,10 @@ int main(int argc, char** argv) {
       as_json = true;
     else if (a == "--quick")
       bench.quick = true;
-    else if ((a == "--device" || a == "--only") && i + 1 < args.size())
+    else if ((a == "--device" || a == "--only") && i + 1 < args.size()) {
       (a == "--device" ? bench.device : bench.only) = args[++i];
+      if (a == "--device") explain_device = args[i];
+    }
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -232,10 +241,10 @@ int main(int argc, char** argv) {
     }
     if (cmd == "explain") {
       if (positional.size() != 2) {
-        std::fputs("usage: axle explain OP [--json]\n", stderr);
+        std::fputs("usage: axle explain OP [--device D] [--json]\n", stderr);
         return 2;
       }
-      return cmd_explain(positional[1], as_json);
+      return cmd_explain(positional[1], explain_device, as_json);
     }
     std::fprintf(stderr, "axle: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;

@@ -19,6 +19,10 @@ PY
 "$axle" explain add.Tensor | grep "kernel .*plugin 'reference'" >/dev/null
 "$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(")'
 "$axle" --help | grep "explain OP" >/dev/null
+"$axle" explain add.Tensor --device cpu --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [r["device_type"] for r in d["devices"]] == ["cpu"], d["devices"]' 
 "$axle" bench --quick --only "add, 1" --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -88,6 +92,7 @@ set +e
 "$axle" config frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "axle config with an unknown action must exit 2"; exit 1; }
 "$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }
 "$axle" explain no_such_op >/dev/null 2>&1; [ $? -eq 1 ] || { echo "unknown op must exit 1"; exit 1; }
+"$axle" explain add.Tensor --device nosuchtype >/dev/null 2>&1; [ $? -eq 1 ] || { echo "explain on an unserved device must exit 1"; exit 1; }
 "$axle" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "no command must exit 2"; exit 1; }
 "$axle" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "unknown command must exit 2"; exit 1; }
 echo "cli test passed"
