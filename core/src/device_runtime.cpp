@@ -12,6 +12,11 @@ namespace axle {
 
 DeviceRuntime::~DeviceRuntime() = default;
 
+void* DeviceRuntime::host_alloc_pinned(size_t) {
+  throw NotImplementedError(detail::concat("device type '", type().name(), "' offers no pinned host memory"));
+}
+void DeviceRuntime::host_free_pinned(void*) noexcept {}
+
 namespace {
 constexpr size_t kMaxTypes = 1024;
 std::array<std::atomic<DeviceRuntime*>, kMaxTypes> g_cache{};

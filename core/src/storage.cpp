@@ -20,7 +20,19 @@ void function_deleter(void* context, void* data, size_t, const Device&) {
   if (*fn) (*fn)(data);
   delete fn;
 }
+void pinned_deleter(void* context, void* data, size_t, const Device&) {
+  static_cast<DeviceRuntime*>(context)->host_free_pinned(data);
+}
 }  // namespace
+
+Storage allocate_pinned_storage(size_t nbytes, const DeviceType& device_type) {
+  DeviceRuntime& rt = device_runtime(device_type);
+  void* ptr = rt.host_alloc_pinned(nbytes);
+  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), ptr, nbytes, Device("cpu"),
+                                           &pinned_deleter, &rt);
+}
+
+bool is_pinned(const StorageImpl& storage) { return storage.deleter == &pinned_deleter; }
 
 Storage allocate_storage(size_t nbytes, const Device& device) {
   const Device d = device.resolved();

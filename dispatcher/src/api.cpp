@@ -1,6 +1,8 @@
 // The C++ operator API and the dispatched Tensor methods: thin wrappers that call
 // the declared operators (each resolves its OpHandle once).
 #include <axle/config.h>
+#include <axle/device_runtime.h>
+#include <axle/dispatcher.h>
 #include <axle/ops.h>
 
 #include <axle/plugin/helpers.hpp>
@@ -182,6 +184,34 @@ Tensor Tensor::to(DType dtype, bool non_blocking, bool copy) const {
 Tensor Tensor::to(const Device& device, DType dtype, bool non_blocking, bool copy) const {
   return std::move(call_op(AXLE_OP("to.device"), {*this, device, dtype, non_blocking, copy})[0].tensor());
 }
+Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
+  AXLE_CHECK(device().is_cpu(), DeviceError, "pin_memory: only host tensors can be pinned, got a ", device(),
+             " tensor");
+  if (is_pinned()) return *this;
+  std::string type;
+  if (device_type) {
+    type = *device_type;
+  } else {
+    std::string seen;
+    for (const DeviceInfo& d : devices(true)) {
+      if (d.type == "cpu") continue;
+      DeviceRuntime& rt = device_runtime(DeviceType(d.type));
+      if (d.count > 0 && rt.supports_pinned_memory()) {
+        type = d.type;
+        break;
+      }
+      seen += (seen.empty() ? "" : ", ") + d.type + " (" + std::to_string(d.count) + " devices" +
+              (rt.supports_pinned_memory() ? "" : ", no pinned memory") + ")";
+    }
+    AXLE_CHECK(!type.empty(), DeviceError, "pin_memory: no device type with devices offers pinned host memory",
+               seen.empty() ? "" : "; found: ", seen);
+  }
+  Tensor out(std::make_shared<TensorImpl>(TensorImpl{allocate_pinned_storage(nbytes(), DeviceType(type)), sizes(),
+                                                      contiguous_strides(sizes()), 0, dtype(), false}));
+  out.copy_(*this);
+  return out;
+}
+
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   call_op(AXLE_OP("copy_"), {*this, src, non_blocking});
   return *this;

@@ -5,6 +5,7 @@
 
 #include <axle/logging.h>
 #include <axle/ops.h>
+#include <axle/stream.h>
 
 #include <algorithm>
 #include <map>
@@ -214,7 +215,7 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
   call.num_args = static_cast<int32_t>(values.size());
   call.num_outputs = static_cast<int32_t>(outputs.size());
   call.outputs = out_views;
-  call.stream = nullptr;
+  call.stream = detail::current_stream_handle(device);
   call.host = host_api();
   call.call_context = &ctx;
   return c.fn(c.user_data, &call);
@@ -320,6 +321,28 @@ Tensor raw_to_host(const Tensor& t) {
 // lands here) never recurses. Strided and converting work happens on the host;
 // a strided destination on a device is read, updated on the host and written
 // back over its span.
+//
+// non_blocking: a dense copy with nothing to convert is enqueued on the current
+// stream of the device side and may return before it is done (torch's
+// non_blocking=True); the tensors whose memory it reads or writes are kept
+// alive until that stream is synchronized. Everything else is synchronous.
+bool async_copy(Tensor& dst, const Tensor& src) {
+  const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
+  if (src_host == dst_host || src.dtype() != dst.dtype() || src.sizes() != dst.sizes() || !src.is_contiguous() ||
+      !dst.is_contiguous())
+    return false;
+  const Device device = src_host ? dst.device() : src.device();
+  void* stream = detail::current_stream_handle(device);
+  if (!stream) return false;  // the default stream: synchronous, as the runtime contract says
+  if (const size_t n = dst.nbytes()) {
+    device_runtime(device.type())
+        .copy(src_host ? CopyKind::HostToDevice : CopyKind::DeviceToHost, device.index(), dst.data_ptr(),
+              src.data_ptr(), n, stream);
+    detail::keep_alive_until_done(device, stream, {dst.storage(), src.storage()});
+  }
+  return true;
+}
+
 void cross_device_copy(Tensor& dst, const Tensor& src) {
   const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
   if (!src_host) {
@@ -425,11 +448,12 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
     Tensor& self = args[0].tensor();
     const Tensor& src = args[1].tensor();
     if (self.device() != src.device()) {
+      const bool non_blocking = args.size() > 2 && args[2].tag() == Value::Tag::Bool && args[2].to_bool();
       if (info) {
         info->kind = "copy";
-        info->provenance = "device runtime copy";
+        info->provenance = non_blocking ? "device runtime copy (non_blocking)" : "device runtime copy";
       }
-      cross_device_copy(self, src);
+      if (!non_blocking || !async_copy(self, src)) cross_device_copy(self, src);
       return {self};
     }
   }

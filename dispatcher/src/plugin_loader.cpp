@@ -133,9 +133,9 @@ struct RegistrationContext : ErrorSink {
 
 axle_status reg_device_type(void* context, const axle_device_interface* iface) {
   auto* ctx = static_cast<RegistrationContext*>(context);
-  if (!iface || iface->struct_size < sizeof(axle_device_interface))
+  if (!iface || iface->struct_size < AXLE_DEVICE_INTERFACE_SIZE_V1_0)
     return ctx->reject(detail::concat("register_device_type: struct_size ", iface ? iface->struct_size : 0,
-                                      " is smaller than ABI 1.0's ", sizeof(axle_device_interface)));
+                                      " is smaller than ABI 1.0's ", AXLE_DEVICE_INTERFACE_SIZE_V1_0));
   if (!ctx->serves(iface->type_name))
     return ctx->reject(detail::concat("register_device_type: device type '", iface->type_name ? iface->type_name : "",
                                       "' is not listed in the plugin's descriptor"));

@@ -5,6 +5,7 @@
 
 #include <axle/logging.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <optional>
@@ -87,7 +88,32 @@ namespace {
 class PluginRuntime final : public DeviceRuntime {
  public:
   PluginRuntime(const axle_device_interface& iface, std::string plugin)
-      : iface_(iface), type_(iface.type_name), plugin_(std::move(plugin)) {}
+      : iface_(current_layout(iface)), type_(iface.type_name), plugin_(std::move(plugin)) {}
+
+  // The plugin's table in this core's layout: the fields its struct_size
+  // covers, later (newer-ABI) ones NULL.
+  static axle_device_interface current_layout(const axle_device_interface& iface) {
+    axle_device_interface out{};
+    std::memcpy(&out, &iface, std::min(iface.struct_size, sizeof out));
+    return out;
+  }
+
+  bool supports_pinned_memory() override { return iface_.host_alloc && iface_.host_free; }
+  void* host_alloc_pinned(size_t nbytes) override {
+    AXLE_CHECK(supports_pinned_memory(), NotImplementedError, "device type '", type_.name(),
+               "' (plugin '", plugin_, "') offers no pinned host memory");
+    void* ptr = nullptr;
+    const axle_status s = iface_.host_alloc(iface_.self, nbytes, &ptr);
+    if (s == AXLE_ERROR_OUT_OF_MEMORY || (s == AXLE_OK && ptr == nullptr && nbytes))
+      throw OutOfMemoryError(detail::concat(type_.name(), ": out of pinned host memory allocating ", nbytes, " bytes",
+                                            last_error()));
+    check(s, "host_alloc");
+    return ptr;
+  }
+  void host_free_pinned(void* ptr) noexcept override {
+    if (iface_.host_free && iface_.host_free(iface_.self, ptr) != AXLE_OK)
+      AXLE_LOG(LogLevel::Error, type_.name(), ": host_free failed", last_error());
+  }
 
   DeviceType type() const override { return type_; }
   bool host_accessible() const override { return host_accessible_; }

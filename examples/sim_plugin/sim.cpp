@@ -117,6 +117,7 @@ const axle_device_interface kSim = {
     sizeof(axle_device_interface), "sim", nullptr, &count, &properties, &allocate, &deallocate, &copy, &ok,
     &stream_create, &ok_stream, &ok_stream, &event_create, &ok_event, &event_record, &ok_event, &wait_event,
     &stats, &ok, &last_error,
+    nullptr, nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
 };
 
 // ---- kernels: views translated to host memory, then the SDK's helpers.

@@ -52,6 +52,7 @@ const axle_device_interface kDevice = {
     sizeof(axle_device_interface), "my_device", nullptr, &device_count, &get_properties, &allocate, &deallocate,
     &copy, &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
     &event_record, &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error,
+    nullptr, nullptr,  // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
 };
 
 // ---- kernels: arguments in schema order (`axle explain add.Tensor`), outputs

@@ -8,6 +8,7 @@
 #include "cuda_util.h"
 #include "kernels.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -115,10 +116,23 @@ axle_status release(void*, int32_t index) {
 }
 const char* last_error(void*) { return last_error_text(); }
 
+// ABI 1.1: page-locked host memory (cudaHostAlloc, portable across devices), so
+// that host<->device copies on a stream are truly asynchronous.
+axle_status host_alloc(void*, size_t nbytes, void** ptr) {
+  const cudaError_t e = cudaHostAlloc(ptr, std::max<size_t>(nbytes, 1), cudaHostAllocPortable);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // clear the sticky-free error state
+    set_last_error("cudaHostAlloc: out of pinned host memory");
+    return AXLE_ERROR_OUT_OF_MEMORY;
+  }
+  return check(e, "cudaHostAlloc");
+}
+axle_status host_free(void*, void* ptr) { return check(cudaFreeHost(ptr), "cudaFreeHost"); }
+
 const axle_device_interface kCuda = {
     sizeof(axle_device_interface), "cuda", nullptr, &count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
-    &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error,
+    &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error, &host_alloc, &host_free,
 };
 
 }  // namespace

@@ -264,6 +264,7 @@ const axle_device_interface kHost = {
     sizeof(axle_device_interface), "cpu", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
     &no_op, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record, &event_sync,
     &stream_wait, &stats, &empty_cache, &last_error,
+    nullptr, nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <dlfcn.h>
 #include <vector>
 
 using namespace axle;
@@ -138,4 +139,77 @@ TEST_CASE("streams, events, async copies and allocator statistics") {
   CHECK(rt.stats(0).num_frees >= 1);
   // A host pointer is not a device pointer: the plugin rejects it with a typed error.
   CHECK_THROWS_AS(rt.copy(CopyKind::DeviceToHost, 0, dst.data(), src.data(), 16, nullptr), DeviceError);
+}
+
+TEST_CASE("streams: the current stream reaches kernels; non_blocking copies are stream-ordered and keep memory alive") {
+  const Device arena("arena:0");
+  void* h = dlopen((std::string(AXLE_TEST_ARENA_DIR) + "/axle_arena.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(h != nullptr);
+  auto stream_calls = reinterpret_cast<int64_t (*)()>(dlsym(h, "arena_stream_kernel_calls"));
+  REQUIRE(reinterpret_cast<void*>(stream_calls) != nullptr);
+  const int64_t n = 1 << 16;
+  const Tensor a = ones({n}, kArena);
+  CHECK(current_stream(arena).is_default());
+  const int64_t before = stream_calls();
+  {
+    const Stream s = Stream::create(arena);
+    CHECK(!s.is_default());
+    StreamGuard guard(s);
+    CHECK(current_stream(arena) == s);
+    CHECK(current_stream(Device("arena:1")).is_default());  // per device
+    const Tensor b = add(a, a);
+    CHECK(stream_calls() > before);  // the kernel was called on s
+    Tensor dev;
+    {
+      const Tensor host = full({n}, 3.0);
+      dev = host.to(arena, /*non_blocking=*/true);  // enqueued on s; `host` goes away at once
+    }
+    Tensor back = empty({n});
+    back.copy_(b, /*non_blocking=*/true);
+    s.synchronize();
+    CHECK(values(dev) == std::vector<double>(n, 3.0));
+    CHECK(std::vector<float>(back.data_ptr<float>(), back.data_ptr<float>() + n) == std::vector<float>(n, 2.0f));
+    // Events order one stream after another.
+    const Stream s2 = Stream::create(arena);
+    Event e(arena);
+    e.record(s);
+    e.block(s2);
+    e.synchronize();
+  }
+  CHECK(current_stream(arena).is_default());
+  const int64_t after = stream_calls();
+  (void)add(a, a);  // the default stream again: no stream passed
+  CHECK(stream_calls() == after);
+  synchronize(arena);
+  Event other(Device("arena:1"));
+  CHECK_THROWS_AS(other.record(Stream::default_stream(arena)), DeviceError);
+  CHECK_THROWS_AS(Stream::create(Device("arena:7")), DeviceError);
+}
+
+TEST_CASE("pinned host memory (ABI 1.1): allocated and freed through the device type's runtime") {
+  void* h = dlopen((std::string(AXLE_TEST_ARENA_DIR) + "/axle_arena.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(h != nullptr);
+  auto live = reinterpret_cast<int64_t (*)()>(dlsym(h, "arena_pinned_live"));
+  REQUIRE(reinterpret_cast<void*>(live) != nullptr);
+  const int64_t before = live();
+  {
+    const Tensor t = arange(0, 6, 1).view({2, 3}).t();  // strided: copied dense
+    CHECK(!t.is_pinned());
+    const Tensor p = t.pin_memory();  // the only device type with pinned memory here: arena
+    CHECK(p.is_pinned());
+    CHECK(p.device().is_cpu());
+    CHECK(p.is_contiguous());
+    CHECK(live() == before + 1);
+    CHECK(values(p) == values(t));
+    CHECK(p.pin_memory().is_same(p));  // already pinned
+    // An asynchronous upload from pinned memory, ordered on a stream.
+    const Stream s = Stream::create(Device("arena:0"));
+    StreamGuard guard(s);
+    const Tensor d = p.to(Device("arena:0"), /*non_blocking=*/true);
+    s.synchronize();
+    CHECK(values(d) == values(t));
+  }
+  CHECK(live() == before);  // freed through host_free when the last handle went
+  CHECK_THROWS_AS(ones({2}, kArena).pin_memory(), DeviceError);  // device tensors cannot be pinned
+  CHECK_THROWS_AS(ones({2}).pin_memory(std::string("cpu")), NotImplementedError);  // the host runtime has none
 }

@@ -11,6 +11,7 @@ from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexErro
                       OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
 from . import _C
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
+from ._C import Event, Stream, current_stream, set_stream, synchronize
 from ._C import (Recording, are_deterministic_algorithms_enabled, clear_trace, config_sources, export_chrome_trace,
                  get_float32_matmul_precision, record, set_float32_matmul_precision, trace_enabled, trace_events,
                  use_deterministic_algorithms)
@@ -332,6 +333,22 @@ class trace:
 
     def export_chrome_trace(self, path):
         _C.export_chrome_trace(path)
+
+
+class stream:
+    """``with axle.stream(s):`` makes ``s`` the current stream of its device (torch.cuda.stream)."""
+
+    def __init__(self, s):
+        self._stream = s
+
+    def __enter__(self):
+        self._previous = _C.current_stream(self._stream.device)
+        _C.set_stream(self._stream)
+        return self._stream
+
+    def __exit__(self, *exc):
+        _C.set_stream(self._previous)
+        return False
 
 
 def set_trace_enabled(enabled):

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <axle/parity.h>
+#include <axle/stream.h>
 #include <axle/trace.h>
 
 #include <map>
@@ -126,6 +127,36 @@ void bind_runtime(py::module_& m) {
   m.def("get_float32_matmul_precision", &get_float32_matmul_precision);
   m.def("use_deterministic_algorithms", &use_deterministic_algorithms, py::arg("mode"));
   m.def("are_deterministic_algorithms_enabled", &are_deterministic_algorithms_enabled);
+  // ---- streams and events (torch.cuda.Stream / Event for any device type)
+  py::class_<Stream>(m, "Stream", "A device queue; ops enqueue on the current stream of their device.")
+      .def(py::init([](const std::string& device) { return Stream::create(Device(device)); }), py::arg("device"))
+      .def_static("default", [](const std::string& device) { return Stream::default_stream(Device(device)); },
+                  py::arg("device"))
+      .def_property_readonly("device", [](const Stream& s) { return s.device().str(); })
+      .def_property_readonly("is_default", &Stream::is_default)
+      .def("synchronize", [](const Stream& s) {
+        py::gil_scoped_release release;
+        s.synchronize();
+      })
+      .def("__eq__", [](const Stream& a, const Stream& b) { return a == b; })
+      .def("__repr__", [](const Stream& s) {
+        return std::string("<axle.Stream ") + (s.is_default() ? "default" : "") + " on " + s.device().str() + ">";
+      });
+  py::class_<Event>(m, "Event")
+      .def(py::init([](const std::string& device) { return Event(Device(device)); }), py::arg("device"))
+      .def("record", &Event::record, py::arg("stream"))
+      .def("synchronize", [](const Event& e) {
+        py::gil_scoped_release release;
+        e.synchronize();
+      })
+      .def("wait", [](const Event& e, const Stream& s) { e.block(s); }, py::arg("stream"),
+           "Makes `stream` wait for the recorded point (torch's Event.wait).");
+  m.def("current_stream", [](const std::string& device) { return current_stream(Device(device)); }, py::arg("device"));
+  m.def("set_stream", &set_current_stream, py::arg("stream"));
+  m.def("synchronize", [](const std::string& device) {
+    py::gil_scoped_release release;
+    synchronize(Device(device));
+  }, py::arg("device"), "Waits for all work on the device (every stream).");
   // ---- trace mode
   m.def("_set_trace_enabled", &set_trace_enabled);
   m.def("trace_enabled", &trace_enabled);

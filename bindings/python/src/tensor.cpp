@@ -371,6 +371,10 @@ void bind_tensor(py::module_& m) {
       }, py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none())
       .def("to", &to)
       .def("cpu", [](const Tensor& t) { return t.cpu(); })
+      .def("pin_memory", [](const Tensor& t, std::optional<std::string> device_type) { return t.pin_memory(device_type); },
+           py::arg("device_type") = py::none(),
+           "A copy in page-locked host memory of a device type (default: the first with devices that offers it).")
+      .def("is_pinned", &Tensor::is_pinned)
       // + - * / @ and their reflected and in-place forms are the type's number slots (kTensorSlots).
       .def("__getitem__", &index)
       .def("__setitem__", &set_index)

@@ -56,6 +56,12 @@ class AXLE_API DeviceRuntime {
   virtual bool host_accessible() const = 0;
   // Why device_count() is zero (the driver's answer, "no GPU"...), or "".
   virtual std::string unavailable_reason() { return {}; }
+  // Page-locked host memory for this device type's asynchronous copies
+  // (Tensor::pin_memory). host_alloc_pinned throws NotImplementedError when
+  // unsupported, OutOfMemoryError when it fails.
+  virtual bool supports_pinned_memory() { return false; }
+  virtual void* host_alloc_pinned(size_t nbytes);
+  virtual void host_free_pinned(void* ptr) noexcept;
 };
 
 // Returns the runtime of `type`, asking the installed resolver (the dispatcher,

@@ -33,6 +33,12 @@ using Storage = std::shared_ptr<StorageImpl>;
 // Allocates `nbytes` on `device` through that device type's allocator.
 // Throws DeviceError for an unknown device, OutOfMemoryError when it fails.
 AXLE_API Storage allocate_storage(size_t nbytes, const Device& device);
+// Page-locked host memory from `device_type`'s runtime (its asynchronous copies
+// read and write it directly); a "cpu" storage. NotImplementedError when that
+// runtime has none.
+AXLE_API Storage allocate_pinned_storage(size_t nbytes, const DeviceType& device_type);
+// Whether the storage is pinned host memory (allocate_pinned_storage).
+AXLE_API bool is_pinned(const StorageImpl& storage);
 // Wraps external memory; `deleter` (may be empty) runs when the storage dies.
 AXLE_API Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter);
 

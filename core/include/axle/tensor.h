@@ -107,6 +107,11 @@ class AXLE_API Tensor {
   Tensor to(DType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Device& device, DType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor cpu() const { return to(Device("cpu")); }
+  // A copy in page-locked host memory for `device_type`'s asynchronous copies
+  // (default: the first device type with devices that offers it); the tensor
+  // itself when already pinned. torch.Tensor.pin_memory.
+  Tensor pin_memory(const std::optional<std::string>& device_type = std::nullopt) const;
+  bool is_pinned() const { return defined() && axle::is_pinned(*storage()); }
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor& fill_(const Scalar& value);
   Tensor& zero_() { return fill_(0); }

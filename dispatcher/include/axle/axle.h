@@ -11,6 +11,7 @@
 #include <axle/logging.h>
 #include <axle/ops.h>
 #include <axle/serialization.h>
+#include <axle/stream.h>
 #include <axle/tensor.h>
 #include <axle/trace.h>
 #include <axle/parity.h>

@@ -44,22 +44,25 @@ Stack contiguous_composite(const Stack& a) {
   return {out};
 }
 
-Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool copy, MemoryFormat f) {
+// non_blocking reaches copy_: a dense host<->device copy is then enqueued on the
+// device's current stream (see cross-device copy_ in dispatcher/src/call.cpp).
+Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool non_blocking, bool copy, MemoryFormat f) {
   const Device d = device.resolved();
   if (!copy && d == t.device() && dtype == t.dtype() && (f == MemoryFormat::Preserve || t.is_contiguous(f))) return t;
   Tensor out = f == MemoryFormat::Preserve ? empty_same(t, dtype, d) : make_empty(t.sizes(), dtype, d, f);
-  out.copy_(t);
+  out.copy_(t, non_blocking);
   return out;
 }
 
 Stack to_dtype_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
-  return {to_impl(t, t.device(), a[1].dtype(), a[3].to_bool(), format_arg(a[4]))};
+  return {to_impl(t, t.device(), a[1].dtype(), a[2].to_bool(), a[3].to_bool(), format_arg(a[4]))};
 }
 
 Stack to_device_composite(const Stack& a) {
   const Tensor& t = a[0].tensor();
-  return {to_impl(t, a[1].device(), a[2].is_none() ? t.dtype() : a[2].dtype(), a[4].to_bool(), format_arg(a[5]))};
+  return {to_impl(t, a[1].device(), a[2].is_none() ? t.dtype() : a[2].dtype(), a[3].to_bool(), a[4].to_bool(),
+                  format_arg(a[5]))};
 }
 
 Stack reshape_composite(const Stack& a) {

@@ -6,7 +6,10 @@
 // through the core's host fallback.
 #include <axle/plugin/helpers.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <map>
@@ -98,6 +101,9 @@ struct Stream {
   }
 };
 
+// An event handle is a heap box holding a shared state: work queued on a stream
+// (marks, waits) holds the state too, so destroying the handle while a stream
+// still waits on it is safe, as cudaEventDestroy is.
 struct Event {
   std::mutex mutex;
   std::condition_variable cv;
@@ -199,18 +205,17 @@ axle_status synchronize(void*, int32_t index) {
   return AXLE_OK;
 }
 axle_status event_create(void*, int32_t index, axle_event* e) {
-  *e = new Event;
+  *e = new std::shared_ptr<Event>(std::make_shared<Event>());
   return check(index);
 }
+std::shared_ptr<Event> event_of(axle_event e) { return *static_cast<std::shared_ptr<Event>*>(e); }
 axle_status event_destroy(void*, int32_t, axle_event e) {
-  auto* ev = static_cast<Event*>(e);
-  ev->wait();
-  delete ev;
+  delete static_cast<std::shared_ptr<Event>*>(e);
   return AXLE_OK;
 }
 axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
   if (axle_status st = check(index)) return st;
-  auto* ev = static_cast<Event*>(e);
+  std::shared_ptr<Event> ev = event_of(e);
   uint64_t ticket;
   {
     std::lock_guard lock(ev->mutex);
@@ -228,12 +233,12 @@ axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
   return AXLE_OK;
 }
 axle_status event_sync(void*, int32_t index, axle_event e) {
-  static_cast<Event*>(e)->wait();
+  event_of(e)->wait();
   return check(index);
 }
 axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
   if (axle_status st = check(index)) return st;
-  auto* ev = static_cast<Event*>(e);
+  std::shared_ptr<Event> ev = event_of(e);
   if (s) static_cast<Stream*>(s)->enqueue([ev] { ev->wait(); });
   else ev->wait();
   return AXLE_OK;
@@ -247,13 +252,38 @@ axle_status stats(void*, int32_t index, axle_allocator_stats* out) {
 axle_status empty_cache(void*, int32_t index) { return check(index); }
 const char* last_error(void*) { return t_error.c_str(); }
 
+// ABI 1.1 pinned host memory: plain host memory here, counted so that tests see
+// it allocated and freed through the plugin.
+std::atomic<int64_t> g_pinned_live{0};
+axle_status host_alloc(void*, size_t nbytes, void** ptr) {
+  *ptr = std::malloc(std::max<size_t>(nbytes, 1));
+  if (!*ptr) return error(AXLE_ERROR_OUT_OF_MEMORY, "arena: host_alloc failed");
+  g_pinned_live.fetch_add(1);
+  return AXLE_OK;
+}
+axle_status host_free(void*, void* ptr) {
+  std::free(ptr);
+  g_pinned_live.fetch_sub(1);
+  return AXLE_OK;
+}
+
 const axle_device_interface kArena = {
     sizeof(axle_device_interface), "arena", nullptr, &device_count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record,
-    &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error,
+    &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error, &host_alloc, &host_free,
 };
 
 // ---------------------------------------------------------------- kernels
+// Kernels run on the calling thread; called on a stream (the caller's current
+// one), they first wait for the work already queued there, so they stay in
+// stream order. Counted so tests see that the current stream reached them.
+std::atomic<int64_t> g_stream_kernel_calls{0};
+void order_on_stream(const axle_kernel_call* c) {
+  if (!c->stream) return;
+  g_stream_kernel_calls.fetch_add(1);
+  static_cast<Stream*>(c->stream)->drain();
+}
+
 // A view with its data pointer translated to host memory.
 bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor_view& out) {
   out = v;
@@ -269,6 +299,7 @@ bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor
 }
 
 axle_status fill_kernel(void*, const axle_kernel_call* c) {
+  order_on_stream(c);
   axle_tensor_view out;
   if (!host_view(c, c->outputs[0], out)) return AXLE_ERROR_DEVICE;
   const bool is_float = arg_scalar_is_floating(c, 1);
@@ -282,6 +313,7 @@ axle_status fill_kernel(void*, const axle_kernel_call* c) {
 }
 
 axle_status copy_kernel(void*, const axle_kernel_call* c) {
+  order_on_stream(c);
   axle_tensor_view out, src;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 1), src)) return AXLE_ERROR_DEVICE;
   if (is_floating(src.dtype)) map_elements<double, 1>(out, {&src}, [](double v) { return v; });
@@ -291,6 +323,7 @@ axle_status copy_kernel(void*, const axle_kernel_call* c) {
 
 template <typename F>
 axle_status binary(const axle_kernel_call* c, F&& f) {
+  order_on_stream(c);
   axle_tensor_view out, a, b;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
     return AXLE_ERROR_DEVICE;
@@ -334,3 +367,5 @@ const axle_plugin_descriptor kDescriptor = {
 }  // namespace
 
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
+extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g_stream_kernel_calls.load(); }
+extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define AXLE_ABI_MAJOR 1
-#define AXLE_ABI_MINOR 0
+#define AXLE_ABI_MINOR 1
 
 /* The one symbol a plugin exports. */
 #define AXLE_PLUGIN_ENTRY_SYMBOL "axle_plugin_get_descriptor"
@@ -229,7 +229,15 @@ typedef struct axle_device_interface {
    * call (may be NULL). After device_count reports zero devices, the reason
    * ("no driver", "no GPU") which the core shows in `axle info` and errors. */
   const char* (*last_error)(void* self);
+  /* ---- ABI 1.1 (read only when struct_size covers them; NULL: unsupported).
+   * Page-locked ("pinned") host memory for this device type: host memory its
+   * stream-ordered copies read and write asynchronously (cudaHostAlloc). The
+   * host dereferences it like any host memory. */
+  axle_status (*host_alloc)(void* self, size_t nbytes, void** ptr);
+  axle_status (*host_free)(void* self, void* ptr);
 } axle_device_interface;
+/* The size of ABI 1.0's axle_device_interface (everything up to last_error). */
+#define AXLE_DEVICE_INTERFACE_SIZE_V1_0 (offsetof(axle_device_interface, host_alloc))
 
 /* ---------------------------------------------------------------- registration */
 typedef struct axle_registrar {

@@ -1,0 +1,39 @@
+"""Streams and events from Python (the host device: work is synchronous, but the
+current-stream bookkeeping and non_blocking paths are the same as on a device;
+tests/dispatcher/test_device.cpp checks the asynchronous arena device)."""
+import pytest
+
+import axle
+
+
+def test_current_stream_and_guard():
+    assert axle.current_stream("cpu").is_default
+    s = axle.Stream("cpu")
+    assert not s.is_default and s.device == "cpu:0"
+    with axle.stream(s):
+        assert axle.current_stream("cpu") == s
+        x = axle.ones(4) + 1
+        y = x.to("cpu", non_blocking=True)
+        s.synchronize()
+        assert y.tolist() == [2.0] * 4
+    assert axle.current_stream("cpu").is_default
+    e = axle.Event("cpu")
+    e.record(s)
+    e.wait(axle.Stream.default("cpu"))
+    e.synchronize()
+    axle.synchronize("cpu")
+
+
+def test_stream_errors():
+    with pytest.raises(axle.DeviceError):
+        axle.Stream("cpu:3")
+
+
+def test_pin_memory_errors_name_the_reason():
+    # The host runtime has no pinned memory, and without a GPU no device type offers it here.
+    assert not axle.ones(2).is_pinned()
+    with pytest.raises(axle.NotImplementedError, match="pinned host memory"):
+        axle.ones(2).pin_memory("cpu")
+    if all(d["count"] == 0 for d in axle.devices() if d["type"] != "cpu"):
+        with pytest.raises(axle.DeviceError, match="pin_memory"):
+            axle.ones(2).pin_memory()
