@@ -13,6 +13,7 @@ const axle_device_interface* device_interface();
 
 axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (+ elementwise.cu)
 axle_status register_blas(const axle_registrar* r);         // blas.cpp
+axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
 
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;
@@ -35,5 +36,13 @@ struct Operand {
 // is the fill value. Returns a cudaError_t as int (0: success).
 int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
                        double alpha, void* stream);
+
+// ---- launchers implemented in norms.cu (contiguous tensors; 0 or a cudaError_t)
+// softmax over `cols` elements with stride `inner`, for outer x inner slices.
+int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols,
+                   int64_t inner, bool log, void* stream);
+// layer_norm (rms = false; w, b may be NULL) or rms_norm (b unused) over rows of `cols`.
+int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
+                int64_t cols, double eps, void* stream);
 
 }  // namespace axle::cuda
