@@ -14,6 +14,7 @@ const axle_device_interface* device_interface();
 axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (+ elementwise.cu)
 axle_status register_blas(const axle_registrar* r);         // blas.cpp
 axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
+axle_status register_gather(const axle_registrar* r);       // gather.cpp (+ gather.cu)
 
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;
@@ -44,5 +45,19 @@ int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, 
 // layer_norm (rms = false; w, b may be NULL) or rms_norm (b unused) over rows of `cols`.
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream);
+
+// ---- launchers implemented in gather.cu (contiguous tensors; 0 or a cudaError_t)
+// out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).
+int launch_index_min_max(const void* idx, bool i32, int64_t n, long long* out_device, void* stream);
+int launch_index_select(size_t esize, const void* self, const void* idx, bool i32, void* out, int64_t outer,
+                        int64_t n_self, int64_t n_idx, int64_t inner, void* stream);
+struct GatherShape {
+  int32_t ndim = 0;
+  int32_t dim = 0;
+  int64_t index_sizes[kMaxDims] = {};
+  int64_t self_strides[kMaxDims] = {};  // in elements
+};
+int launch_gather(size_t esize, const void* self, const void* idx, bool i32, void* out, const GatherShape& shape,
+                  int64_t n, void* stream);
 
 }  // namespace axle::cuda
