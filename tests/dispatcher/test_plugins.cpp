@@ -155,3 +155,21 @@ TEST_CASE("ABI versions: a plugin built against 1.0 loads into any 1.x core; new
   CHECK(abi_incompatibility(2, 0, 1, 3).find("major") != std::string::npos);
   CHECK(abi_incompatibility(0, 9, 1, 0).find("major") != std::string::npos);
 }
+
+TEST_CASE("an ABI 1.0 device plugin loads into this 1.1 core; its table is read only up to its struct_size") {
+  const auto infos = plugins();
+  load_all_plugins();
+  const auto after = plugins();
+  const PluginInfo* old = nullptr;
+  for (const auto& p : after)
+    if (p.name == "abi10_device") old = &p;
+  REQUIRE(old != nullptr);
+  CHECK(old->abi_minor == 0);
+  CHECK(old->status == PluginStatus::Loaded);
+  DeviceRuntime& rt = device_runtime(DeviceType("old10"));
+  CHECK(rt.device_count() == 1);
+  CHECK_FALSE(rt.supports_pinned_memory());  // its garbage 1.1 fields were never read
+  const Tensor t = ones({3}, TensorOptions().device("old10"));  // fill_ through the host fallback
+  CHECK(t.cpu().sum().item<double>() == 3.0);
+  CHECK_THROWS_AS(ones({2}).pin_memory(std::string("old10")), NotImplementedError);
+}

@@ -12,6 +12,11 @@ import sys
 
 def shape(v):
     if isinstance(v, dict):
+        if v and all("/" in k for k in v):  # keyed by backend ("plugin/device type"): which ones vary by machine
+            merged = None
+            for x in v.values():
+                merged = shape(x) if merged is None else merge(merged, shape(x))
+            return {"<backend>": merged}
         return {k: shape(x) for k, x in sorted(v.items())}
     if isinstance(v, list):
         items = [shape(x) for x in v]
