@@ -15,6 +15,7 @@ axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (
 axle_status register_blas(const axle_registrar* r);         // blas.cpp
 axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
 axle_status register_gather(const axle_registrar* r);       // gather.cpp (+ gather.cu)
+axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ reduce.cu)
 
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;
@@ -45,6 +46,12 @@ int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, 
 // layer_norm (rms = false; w, b may be NULL) or rms_norm (b unused) over rows of `cols`.
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream);
+
+// ---- launchers implemented in reduce.cu: x seen as (outer, cols, inner),
+// reduced over cols into y (outer x inner). 0 or a cudaError_t.
+enum class ReduceKind : int32_t { Sum, Mean, Max, Min };
+int launch_reduce(ReduceKind kind, axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer,
+                  int64_t cols, int64_t inner, void* stream);
 
 // ---- launchers implemented in gather.cu (contiguous tensors; 0 or a cudaError_t)
 // out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).

@@ -14,15 +14,11 @@ using plugin::arg_int;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
 
-bool floating(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16;
-}
-
 axle_status softmax_impl(const axle_kernel_call* c, bool log) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!floating(x.dtype) || !floating(y.dtype) || !plugin::is_contiguous(x) || !plugin::is_contiguous(y) ||
-      x.device_index != y.device_index)
+  if (!floating_dtype(x.dtype) || !floating_dtype(y.dtype) || !plugin::is_contiguous(x) ||
+      !plugin::is_contiguous(y) || x.device_index != y.device_index)
     return AXLE_DECLINED;
   const int64_t n = plugin::numel(x);
   if (n == 0) return AXLE_OK;
@@ -49,8 +45,8 @@ axle_status log_softmax(void*, const axle_kernel_call* c) { return softmax_impl(
 axle_status norm_impl(const axle_kernel_call* c, bool rms) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!floating(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) || !plugin::is_contiguous(y) ||
-      x.device_index != y.device_index)
+  if (!floating_dtype(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) ||
+      !plugin::is_contiguous(y) || x.device_index != y.device_index)
     return AXLE_DECLINED;
   const int64_t normalized = c->args[1].u.ints.count;
   int64_t cols = 1;

@@ -4,6 +4,7 @@
 // last. Inputs and outputs are contiguous; float32 / float16 / bfloat16 load and
 // accumulate in float, float64 in double. Statistics are two-pass (mean, then
 // squared deviations) as the reference computes them.
+#include "device_math.cuh"
 #include "kernels.h"
 
 #include <cuda_bf16.h>
@@ -16,20 +17,7 @@
 namespace axle::cuda {
 namespace {
 
-constexpr int kThreads = 256;
-
-template <typename T, typename A>
-__device__ __forceinline__ A load_as(const T* p, int64_t i) {
-  if constexpr (std::is_same_v<T, __half>) return static_cast<A>(__half2float(p[i]));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return static_cast<A>(__bfloat162float(p[i]));
-  else return static_cast<A>(p[i]);
-}
-template <typename T, typename A>
-__device__ __forceinline__ void store_as(T* p, int64_t i, A v) {
-  if constexpr (std::is_same_v<T, __half>) p[i] = __float2half_rn(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) p[i] = __float2bfloat16_rn(static_cast<float>(v));
-  else p[i] = static_cast<T>(v);
-}
+constexpr int kThreads = kRowThreads;
 
 template <typename A>
 __device__ __forceinline__ A exp_(A x) {
@@ -46,36 +34,6 @@ __device__ __forceinline__ A rsqrt_(A x) {
   if constexpr (std::is_same_v<A, double>) return rsqrt(x);
   else return rsqrtf(x);
 }
-// max that propagates NaN (torch's softmax of a row with a NaN is NaN).
-template <typename A>
-__device__ __forceinline__ A max_nan(A a, A b) {
-  return (a != a || b != b) ? a + b : (a > b ? a : b);
-}
-
-// Block-wide sum / max of one value per thread; every thread gets the result.
-template <typename A, bool Max>
-__device__ A block_reduce(A v) {
-  __shared__ A partial[kThreads / 32];
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const A o = __shfl_down_sync(0xffffffffu, v, offset);
-    v = Max ? max_nan(v, o) : v + o;
-  }
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (lane == 0) partial[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < static_cast<int>(blockDim.x / 32) ? partial[lane] : (Max ? -INFINITY : A(0));
-    for (int offset = 16; offset > 0; offset >>= 1) {
-      const A o = __shfl_down_sync(0xffffffffu, v, offset);
-      v = Max ? max_nan(v, o) : v + o;
-    }
-    if (lane == 0) partial[0] = v;
-  }
-  __syncthreads();
-  const A r = partial[0];
-  __syncthreads();  // partial is reused by the next reduction
-  return r;
-}
 
 template <typename In, typename Out, typename A, bool Log>
 __global__ void softmax_rows(const In* x, Out* y, int64_t rows, int64_t cols) {
@@ -84,10 +42,10 @@ __global__ void softmax_rows(const In* x, Out* y, int64_t rows, int64_t cols) {
     Out* yr = y + r * cols;
     A m = -INFINITY;
     for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) m = max_nan(m, load_as<In, A>(xr, i));
-    m = block_reduce<A, true>(m);
+    m = block_reduce(m, MaxOp{}, A(-INFINITY));
     A s = 0;
     for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) s += exp_(load_as<In, A>(xr, i) - m);
-    s = block_reduce<A, false>(s);
+    s = block_reduce(s, SumOp{}, A(0));
     const A log_s = log_(s);
     for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) {
       const A v = load_as<In, A>(xr, i) - m;
@@ -126,14 +84,14 @@ __global__ void norm_rows(const T* x, const T* w, const T* b, T* y, int64_t rows
     if (!RMS) {
       A s = 0;
       for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) s += load_as<T, A>(xr, i);
-      mean = block_reduce<A, false>(s) / static_cast<A>(cols);
+      mean = block_reduce(s, SumOp{}, A(0)) / static_cast<A>(cols);
     }
     A q = 0;
     for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) {
       const A d = load_as<T, A>(xr, i) - mean;
       q += d * d;
     }
-    const A rstd = rsqrt_(block_reduce<A, false>(q) / static_cast<A>(cols) + eps);
+    const A rstd = rsqrt_(block_reduce(q, SumOp{}, A(0)) / static_cast<A>(cols) + eps);
     for (int64_t i = threadIdx.x; i < cols; i += blockDim.x) {
       A v = (load_as<T, A>(xr, i) - mean) * rstd;
       if (w) v *= load_as<T, A>(w, i);
@@ -143,7 +101,7 @@ __global__ void norm_rows(const T* x, const T* w, const T* b, T* y, int64_t rows
   }
 }
 
-unsigned grid_for(int64_t blocks) { return static_cast<unsigned>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535); }
+unsigned grid_for(int64_t blocks) { return row_grid(blocks); }
 
 template <typename In, typename Out>
 int softmax_typed(const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, bool log, cudaStream_t s) {
