@@ -1,5 +1,7 @@
 // JSON configuration layers (nlohmann/json) and their validation.
 #include <axle/config.h>
+
+#include "config_listeners.h"
 #include <axle/error.h>
 #include <axle/logging.h>
 
@@ -400,13 +402,34 @@ Config config_layer(ConfigLayer which) {
   return {};
 }
 
+namespace {
+std::mutex g_listeners_mutex;
+std::vector<void (*)()> g_listeners;
+void notify_listeners() {
+  std::vector<void (*)()> fns;
+  {
+    std::lock_guard lock(g_listeners_mutex);
+    fns = g_listeners;
+  }
+  for (auto fn : fns) fn();
+}
+}  // namespace
+
+void detail::add_config_listener(void (*fn)()) {
+  std::lock_guard lock(g_listeners_mutex);
+  g_listeners.push_back(fn);
+}
+
 void configure(const Config& application_layer) {
   if (application_layer.log_level) parse_log_level(*application_layer.log_level);
-  Layers& l = layers();
-  std::lock_guard lock(l.mutex);
-  Layers& ll = loaded_layers();
-  ll.app.merge(application_layer);
-  recompute(ll);
+  {
+    Layers& l = layers();
+    std::lock_guard lock(l.mutex);
+    Layers& ll = loaded_layers();
+    ll.app.merge(application_layer);
+    recompute(ll);
+  }
+  notify_listeners();
 }
 
 const char* config_layer_name(ConfigLayer layer) {
@@ -488,13 +511,16 @@ std::vector<ConfigEntry> config_sources() {
 }
 
 void reload_config() {
-  Layers& l = layers();
-  std::lock_guard lock(l.mutex);
-  const Config app = l.app;
-  l.loaded = false;
-  loaded_layers();
-  l.app = app;
-  recompute(l);
+  {
+    Layers& l = layers();
+    std::lock_guard lock(l.mutex);
+    const Config app = l.app;
+    l.loaded = false;
+    loaded_layers();
+    l.app = app;
+    recompute(l);
+  }
+  notify_listeners();
 }
 
 void set_float32_matmul_precision(const std::string& precision) {

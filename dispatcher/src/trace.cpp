@@ -3,6 +3,7 @@
 #include <axle/logging.h>
 #include <axle/trace.h>
 
+#include "config_listeners.h"
 #include "observe.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <unistd.h>
 
 namespace axle {
@@ -96,23 +99,41 @@ void set_thread_recorder(RecorderHook* r) {
   t_recorder = r;
 }
 
-void init_trace_from_config() {
+// trace.enabled / trace.file: read at start and again after every configuration
+// change (axle::configure, reload_config). A change of trace.enabled turns
+// tracing on or off (set_trace_enabled and TraceScope keep working in between);
+// a trace.file turns it on and is written at exit.
+void apply_trace_config() {
+  static std::mutex mutex;
+  static std::optional<bool> applied_enabled;
+  static std::string applied_file;
   try {
     const Config cfg = effective_config();
-    if (cfg.trace_file && !cfg.trace_file->empty()) {
+    std::lock_guard guard(mutex);
+    const std::string file = cfg.trace_file.value_or("");
+    if (!file.empty() && file != applied_file) {
+      static std::once_flag at_exit;
+      std::call_once(at_exit, [] { std::atexit(&write_exit_file); });
       {
         std::lock_guard lock(store().mutex);
-        store().exit_file = *cfg.trace_file;
+        store().exit_file = file;
       }
-      std::atexit(&write_exit_file);
-    }
-    if (cfg.trace_enabled.value_or(false) || (cfg.trace_file && !cfg.trace_file->empty())) {
-      if (cfg.trace_enabled.value_or(false)) g_trace_lines.store(true);
       set_trace_enabled(true);
+    }
+    applied_file = file;
+    if (cfg.trace_enabled != applied_enabled) {
+      applied_enabled = cfg.trace_enabled;
+      g_trace_lines.store(cfg.trace_enabled.value_or(false));
+      if (cfg.trace_enabled) set_trace_enabled(*cfg.trace_enabled || !file.empty());
     }
   } catch (const std::exception& e) {
     AXLE_LOG(LogLevel::Warn, "trace settings ignored: ", e.what());
   }
+}
+
+void init_trace_from_config() {
+  add_config_listener(&apply_trace_config);
+  apply_trace_config();
 }
 
 Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, DispatchFn impl) {

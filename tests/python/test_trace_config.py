@@ -55,3 +55,14 @@ def test_trace_env_writes_chrome_trace_at_exit(tmp_path):
     doc = json.loads(out.read_text())
     names = [ev["name"] for ev in doc["traceEvents"]]
     assert "mul.Tensor" in names and "sum" in names
+
+
+def test_trace_enabled_through_configure():
+    assert not axle.trace_enabled()
+    axle.configure(trace={"enabled": True})
+    assert axle.trace_enabled()
+    axle.clear_trace()
+    axle.ones(2) + 1
+    assert any(e["op"] == "add.Tensor" for e in axle.trace_events())
+    axle.configure(trace={"enabled": False})
+    assert not axle.trace_enabled()
