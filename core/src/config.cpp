@@ -1,7 +1,7 @@
 // JSON configuration layers (nlohmann/json) and their validation.
 #include <axle/config.h>
 
-#include "config_listeners.h"
+#include "config_internal.h"
 #include <axle/error.h>
 #include <axle/logging.h>
 
@@ -283,7 +283,8 @@ namespace {
 struct Layers {
   std::mutex mutex;
   bool loaded = false;
-  Config defaults, system, user, file, env, app, effective;
+  Config defaults, system, user, file, env, app;
+  std::shared_ptr<const Config> effective;  // merged; replaced (never mutated) on every change
   std::string system_path, user_path, file_path;
 };
 
@@ -355,9 +356,9 @@ void recompute(Layers& l) {
   e.merge(l.file);
   e.merge(l.env);
   e.merge(l.app);
-  l.effective = e;
-  set_log_level(parse_log_level(*l.effective.log_level));
-  configure_log_output(l.effective.log_pattern.value_or(""), l.effective.log_file.value_or(""));
+  set_log_level(parse_log_level(*e.log_level));
+  configure_log_output(e.log_pattern.value_or(""), e.log_file.value_or(""));
+  l.effective = std::make_shared<const Config>(std::move(e));
 }
 
 Layers& loaded_layers() {
@@ -382,6 +383,12 @@ Layers& loaded_layers() {
 }  // namespace
 
 Config effective_config() {
+  Layers& l = layers();
+  std::lock_guard lock(l.mutex);
+  return *loaded_layers().effective;
+}
+
+std::shared_ptr<const Config> detail::config_snapshot() {
   Layers& l = layers();
   std::lock_guard lock(l.mutex);
   return loaded_layers().effective;

@@ -1,5 +1,6 @@
 // The call path: target device -> table slot -> shape function -> output
 // allocation -> candidates in order (kernels may decline) -> host fallback.
+#include "config_internal.h"
 #include "observe.h"
 #include "registry.h"
 
@@ -264,7 +265,8 @@ Value to_device(const Value& v, const Device& target) {
 // The host fallback: inputs copied to the fallback target (fallback.target,
 // default "cpu"), the op run there, outputs copied back.
 void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device) {
-  const Config cfg = effective_config();
+  const std::shared_ptr<const Config> snapshot = detail::config_snapshot();
+  const Config& cfg = *snapshot;
   const FallbackPolicy policy = policy_for(cfg, op, device);
   if (policy == FallbackPolicy::Error)
     no_kernel(op, device, detail::concat("has no kernel and the fallback policy for it on '", device.type().name(),

@@ -1,6 +1,7 @@
 // The host side of the plugin ABI: the host API given to plugins, the mapping of
 // status codes to typed exceptions, and DeviceRuntime over a plugin's
 // axle_device_interface.
+#include "config_internal.h"
 #include "registry.h"
 
 #include <axle/logging.h>
@@ -43,7 +44,8 @@ void host_set_error(void* context, const char* message) {
 const char* host_get_option(const char* plugin, const char* key) {
   if (!key) return nullptr;
   thread_local std::string buffer;
-  const Config config = effective_config();
+  const std::shared_ptr<const Config> snapshot = detail::config_snapshot();  // no copy: kernels may ask per call
+  const Config& config = *snapshot;
   std::optional<std::string> value;
   if (plugin) {
     auto p = config.plugins.find(plugin);

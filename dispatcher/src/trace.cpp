@@ -3,7 +3,7 @@
 #include <axle/logging.h>
 #include <axle/trace.h>
 
-#include "config_listeners.h"
+#include "config_internal.h"
 #include "observe.h"
 
 #include <nlohmann/json.hpp>

@@ -1,0 +1,19 @@
+// Internal to libaxle: a shared read-only snapshot of the effective
+// configuration for paths that read it often (plugins' get_option, the host
+// fallback), and listeners for settings that live outside it (trace mode).
+#pragma once
+
+#include <axle/config.h>
+
+#include <memory>
+
+namespace axle::detail {
+
+// The effective configuration, without copying it (replaced, never mutated, on
+// every configure() / reload_config()).
+std::shared_ptr<const Config> config_snapshot();
+
+// `fn` runs after every configure() / reload_config(), without the config lock held.
+void add_config_listener(void (*fn)());
+
+}  // namespace axle::detail
