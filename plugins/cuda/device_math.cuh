@@ -3,6 +3,8 @@
 // and a block-wide reduction with warp shuffles.
 #pragma once
 
+#include <axle/plugin/axle_plugin.h>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -69,6 +71,24 @@ __device__ A block_reduce(A v, Op op, A identity) {
   __syncthreads();  // partial is reused by the next reduction
   return r;
 }
+
+// Calls f(T{}) with T the element type of a floating dtype (float, double,
+// __half, __nv_bfloat16) and returns its result; cudaErrorInvalidValue for
+// every other dtype. The launchers dispatch their template kernels through it.
+template <typename F>
+int with_floating_type(axle_dtype dt, F&& f) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32: return f(float{});
+    case AXLE_DTYPE_FLOAT64: return f(double{});
+    case AXLE_DTYPE_FLOAT16: return f(__half{});
+    case AXLE_DTYPE_BFLOAT16: return f(__nv_bfloat16{});
+    default: return static_cast<int>(cudaErrorInvalidValue);
+  }
+}
+
+// Accumulation type of a kernel reading In and writing Out: double when either is.
+template <typename In, typename Out>
+using AccType = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<Out, double>, double, float>;
 
 inline unsigned row_grid(int64_t blocks) {
   return static_cast<unsigned>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);

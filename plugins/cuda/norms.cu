@@ -105,7 +105,7 @@ unsigned grid_for(int64_t blocks) { return row_grid(blocks); }
 
 template <typename In, typename Out>
 int softmax_typed(const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, bool log, cudaStream_t s) {
-  using A = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<Out, double>, double, float>;
+  using A = AccType<In, Out>;
   const In* xi = static_cast<const In*>(x);
   Out* yo = static_cast<Out*>(y);
   if (inner == 1) {
@@ -119,22 +119,10 @@ int softmax_typed(const void* x, void* y, int64_t outer, int64_t cols, int64_t i
   return static_cast<int>(cudaGetLastError());
 }
 
-template <typename In>
-int softmax_out(axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, bool log,
-                cudaStream_t s) {
-  switch (out_dt) {
-    case AXLE_DTYPE_FLOAT32: return softmax_typed<In, float>(x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_FLOAT64: return softmax_typed<In, double>(x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_FLOAT16: return softmax_typed<In, __half>(x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_BFLOAT16: return softmax_typed<In, __nv_bfloat16>(x, y, outer, cols, inner, log, s);
-    default: return static_cast<int>(cudaErrorInvalidValue);
-  }
-}
-
 template <typename T, bool RMS>
 int norm_typed(const void* x, const void* w, const void* b, void* y, int64_t rows, int64_t cols, double eps,
                cudaStream_t s) {
-  using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  using A = AccType<T, T>;
   norm_rows<T, A, RMS><<<grid_for(rows), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(w),
                                                           static_cast<const T*>(b), static_cast<T*>(y), rows, cols,
                                                           static_cast<A>(eps));
@@ -146,30 +134,21 @@ int norm_typed(const void* x, const void* w, const void* b, void* y, int64_t row
 int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols,
                    int64_t inner, bool log, void* stream) {
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  switch (in_dt) {
-    case AXLE_DTYPE_FLOAT32: return softmax_out<float>(out_dt, x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_FLOAT64: return softmax_out<double>(out_dt, x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_FLOAT16: return softmax_out<__half>(out_dt, x, y, outer, cols, inner, log, s);
-    case AXLE_DTYPE_BFLOAT16: return softmax_out<__nv_bfloat16>(out_dt, x, y, outer, cols, inner, log, s);
-    default: return static_cast<int>(cudaErrorInvalidValue);
-  }
+  return with_floating_type(in_dt, [&](auto in) {
+    return with_floating_type(out_dt, [&](auto out) {
+      return softmax_typed<decltype(in), decltype(out)>(x, y, outer, cols, inner, log, s);
+    });
+  });
 }
 
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream) {
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  switch (dt) {
-    case AXLE_DTYPE_FLOAT32:
-      return rms ? norm_typed<float, true>(x, w, b, y, rows, cols, eps, s) : norm_typed<float, false>(x, w, b, y, rows, cols, eps, s);
-    case AXLE_DTYPE_FLOAT64:
-      return rms ? norm_typed<double, true>(x, w, b, y, rows, cols, eps, s) : norm_typed<double, false>(x, w, b, y, rows, cols, eps, s);
-    case AXLE_DTYPE_FLOAT16:
-      return rms ? norm_typed<__half, true>(x, w, b, y, rows, cols, eps, s) : norm_typed<__half, false>(x, w, b, y, rows, cols, eps, s);
-    case AXLE_DTYPE_BFLOAT16:
-      return rms ? norm_typed<__nv_bfloat16, true>(x, w, b, y, rows, cols, eps, s)
-                 : norm_typed<__nv_bfloat16, false>(x, w, b, y, rows, cols, eps, s);
-    default: return static_cast<int>(cudaErrorInvalidValue);
-  }
+  return with_floating_type(dt, [&](auto t) {
+    using T = decltype(t);
+    return rms ? norm_typed<T, true>(x, w, b, y, rows, cols, eps, s)
+               : norm_typed<T, false>(x, w, b, y, rows, cols, eps, s);
+  });
 }
 
 }  // namespace axle::cuda

@@ -52,7 +52,7 @@ int run(const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, Redu
 
 template <typename In, typename Out>
 int by_kind(const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, ReduceKind kind, cudaStream_t s) {
-  using A = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<Out, double>, double, float>;
+  using A = AccType<In, Out>;
   switch (kind) {
     case ReduceKind::Sum:
     case ReduceKind::Mean: return run<In, Out, A>(x, y, outer, cols, inner, kind, SumOp{}, A(0), s);
@@ -62,30 +62,16 @@ int by_kind(const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, 
   return static_cast<int>(cudaErrorInvalidValue);
 }
 
-template <typename In>
-int by_out(axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols, int64_t inner, ReduceKind kind,
-           cudaStream_t s) {
-  switch (out_dt) {
-    case AXLE_DTYPE_FLOAT32: return by_kind<In, float>(x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_FLOAT64: return by_kind<In, double>(x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_FLOAT16: return by_kind<In, __half>(x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_BFLOAT16: return by_kind<In, __nv_bfloat16>(x, y, outer, cols, inner, kind, s);
-    default: return static_cast<int>(cudaErrorInvalidValue);
-  }
-}
-
 }  // namespace
 
 int launch_reduce(ReduceKind kind, axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer,
                   int64_t cols, int64_t inner, void* stream) {
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  switch (in_dt) {
-    case AXLE_DTYPE_FLOAT32: return by_out<float>(out_dt, x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_FLOAT64: return by_out<double>(out_dt, x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_FLOAT16: return by_out<__half>(out_dt, x, y, outer, cols, inner, kind, s);
-    case AXLE_DTYPE_BFLOAT16: return by_out<__nv_bfloat16>(out_dt, x, y, outer, cols, inner, kind, s);
-    default: return static_cast<int>(cudaErrorInvalidValue);
-  }
+  return with_floating_type(in_dt, [&](auto in) {
+    return with_floating_type(out_dt, [&](auto out) {
+      return by_kind<decltype(in), decltype(out)>(x, y, outer, cols, inner, kind, s);
+    });
+  });
 }
 
 }  // namespace axle::cuda
