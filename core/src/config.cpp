@@ -349,15 +349,20 @@ Config read_env_layer() {
   return c;
 }
 
-void recompute(Layers& l) {
+// Merges the layers (with `app` as the application layer) and applies the log
+// settings; only when all of that succeeded is the result published, so a
+// failure (an unwritable log_file) leaves the previous state intact.
+void recompute(Layers& l, const Config& app) {
   Config e = l.defaults;
   e.merge(l.system);
   e.merge(l.user);
   e.merge(l.file);
   e.merge(l.env);
-  e.merge(l.app);
-  set_log_level(parse_log_level(*e.log_level));
+  e.merge(app);
+  const LogLevel level = parse_log_level(*e.log_level);
   configure_log_output(e.log_pattern.value_or(""), e.log_file.value_or(""));
+  set_log_level(level);
+  l.app = app;
   l.effective = std::make_shared<const Config>(std::move(e));
 }
 
@@ -374,8 +379,8 @@ Layers& loaded_layers() {
     l.user = read_optional_file(l.user_path);
     l.file = read_file_layer();
     l.env = read_env_layer();
+    recompute(l, l.app);
     l.loaded = true;
-    recompute(l);
   }
   return l;
 }
@@ -433,8 +438,9 @@ void configure(const Config& application_layer) {
     Layers& l = layers();
     std::lock_guard lock(l.mutex);
     Layers& ll = loaded_layers();
-    ll.app.merge(application_layer);
-    recompute(ll);
+    Config app = ll.app;
+    app.merge(application_layer);
+    recompute(ll, app);
   }
   notify_listeners();
 }
@@ -521,25 +527,22 @@ void reload_config() {
   {
     Layers& l = layers();
     std::lock_guard lock(l.mutex);
-    const Config app = l.app;
-    l.loaded = false;
+    l.loaded = false;  // the application layer is kept; the rest is read again
     loaded_layers();
-    l.app = app;
-    recompute(l);
   }
   notify_listeners();
 }
 
 void set_float32_matmul_precision(const std::string& precision) {
-  Config app = config_layer(ConfigLayer::Application);
-  app.matmul_precision = check_matmul_precision(precision, "set_float32_matmul_precision");
-  configure(app);
+  Config change;
+  change.matmul_precision = check_matmul_precision(precision, "set_float32_matmul_precision");
+  configure(change);
 }
 std::string get_float32_matmul_precision() { return effective_config().matmul_precision.value_or("highest"); }
 void use_deterministic_algorithms(bool enabled) {
-  Config app = config_layer(ConfigLayer::Application);
-  app.deterministic = enabled;
-  configure(app);
+  Config change;
+  change.deterministic = enabled;
+  configure(change);
 }
 bool are_deterministic_algorithms_enabled() { return effective_config().deterministic.value_or(false); }
 

@@ -55,8 +55,10 @@ struct AXLE_API Config {
   // (TF32 or bf16x3 allowed), "medium" (bf16 allowed), as
   // torch.set_float32_matmul_precision. Plugins read it through the host API.
   std::optional<std::string> matmul_precision;
-  // "deterministic": true asks kernels for run-to-run identical results
-  // (torch.use_deterministic_algorithms); plugins decline what they cannot.
+  // "deterministic": true asks for run-to-run identical results
+  // (torch.use_deterministic_algorithms). Plugins read it with get_option(NULL,
+  // "deterministic"); no shipped plugin has a nondeterministic kernel, so today
+  // it is stored and reported only.
   std::optional<bool> deterministic;
   // "log_pattern" (spdlog pattern) and "log_file" (append log lines to a file
   // instead of stderr).
