@@ -67,9 +67,10 @@ class SmallVector {
   operator std::vector<T>() const { return std::vector<T>(begin(), end()); }  // NOLINT: implicit on purpose
 
   void assign(size_t n, const T& v) {
+    const T copy = v;  // v may live inside this vector
     clear();
     reserve(n);
-    std::fill_n(data_, n, v);
+    std::fill_n(data_, n, copy);
     size_ = n;
   }
   template <typename It, typename = std::enable_if_t<!std::is_integral_v<It>>>
@@ -127,8 +128,9 @@ class SmallVector {
   }
   void resize(size_t n) { resize(n, T{}); }
   void resize(size_t n, const T& v) {
+    const T copy = v;  // v may live inside this vector
     reserve(n);
-    if (n > size_) std::fill(data_ + size_, data_ + n, v);
+    if (n > size_) std::fill(data_ + size_, data_ + n, copy);
     size_ = n;
   }
   void clear() noexcept { size_ = 0; }
