@@ -42,14 +42,17 @@ Tensor uniform(const IntList& sizes, DType dtype, const Device& device) {
 // What actually ran `op` in one traced call of `fn` (a kernel may decline and
 // pass the call on, so the first kernel of the chain is not necessarily it):
 // "plugin (file:line)", or the kind for core paths.
+// The events of that call are the ones added after `before` (a user's own trace,
+// AXLE_TRACE_FILE, is kept).
 std::string served_by(const std::string& op, const std::function<void()>& fn) {
-  clear_trace();
+  const size_t before = trace_event_count();
   {
     TraceScope scope;
     fn();
   }
-  for (const TraceEvent& e : trace_events())
-    if (e.op == op) {
+  const std::vector<TraceEvent> events = trace_events();
+  for (size_t i = before; i < events.size(); ++i)
+    if (const TraceEvent& e = events[i]; e.op == op) {
       std::string file = e.provenance.substr(e.provenance.find_last_of('/') + 1);
       return (e.plugin.empty() ? e.kind : e.plugin) + (file.empty() ? "" : " (" + file + ")");
     }

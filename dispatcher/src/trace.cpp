@@ -139,59 +139,61 @@ void init_trace_from_config() {
 Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, DispatchFn impl) {
   const bool tracing = g_trace_on.load(std::memory_order_relaxed);
   RecorderHook* recorder = t_depth == 0 ? t_recorder : nullptr;
-  // The hooks copy tensors (operator calls themselves): not recorded.
-  struct Unhook {
+  // The hooks copy tensors (operator calls themselves): neither recorded nor
+  // traced as calls of the application (they run one level down).
+  struct Hook {
     RecorderHook* r;
-    explicit Unhook(RecorderHook* h) : r(h) { t_recorder = nullptr; }
-    ~Unhook() { t_recorder = r; }
+    explicit Hook(RecorderHook* h) : r(h) {
+      t_recorder = nullptr;
+      ++t_depth;
+    }
+    ~Hook() {
+      --t_depth;
+      t_recorder = r;
+    }
   };
   if (recorder) {
-    Unhook u(recorder);
+    Hook h(recorder);
     recorder->before(op, args);
   }
   TraceEvent e;
+  std::chrono::steady_clock::time_point t0;
   if (tracing) {
     e.op = op.name;
     e.inputs = tensors_of(args);
     e.depth = t_depth;
     e.thread = thread_number();
+    t0 = std::chrono::steady_clock::now();
   }
   CallInfo info;
-  const auto t0 = std::chrono::steady_clock::now();
+  // One event per call, raised or not.
+  auto finish = [&](const Stack* result, const char* error) {
+    const auto t1 = std::chrono::steady_clock::now();
+    e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0 - store().epoch).count();
+    e.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+    if (result) e.outputs = tensors_of(*result);
+    e.device = !e.outputs.empty() ? e.outputs.front().device : !e.inputs.empty() ? e.inputs.front().device : "";
+    e.kind = info.kind;
+    e.plugin = info.plugin;
+    e.provenance = info.provenance;
+    e.declined = info.declined;
+    e.fell_back = info.fell_back;
+    if (error) e.error = error;
+    push_event(std::move(e));
+  };
   ++t_depth;
   Stack result;
   try {
     result = impl(op, args, out, &info);
   } catch (const std::exception& ex) {
     --t_depth;
-    if (tracing) {
-      e.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
-      e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0 - store().epoch).count();
-      e.kind = info.kind;
-      e.plugin = info.plugin;
-      e.provenance = info.provenance;
-      e.declined = info.declined;
-      e.error = ex.what();
-      push_event(std::move(e));
-    }
+    if (tracing) finish(nullptr, ex.what());
     throw;
   }
   --t_depth;
-  if (tracing) {
-    const auto t1 = std::chrono::steady_clock::now();
-    e.start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t0 - store().epoch).count();
-    e.duration_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
-    e.outputs = tensors_of(result);
-    e.device = e.outputs.empty() ? (e.inputs.empty() ? std::string() : e.inputs.front().device) : e.outputs.front().device;
-    e.kind = info.kind;
-    e.plugin = info.plugin;
-    e.provenance = info.provenance;
-    e.declined = std::move(info.declined);
-    e.fell_back = info.fell_back;
-    push_event(std::move(e));
-  }
+  if (tracing) finish(&result, nullptr);
   if (recorder) {
-    Unhook u(recorder);
+    Hook h(recorder);
     recorder->after(op, result, info);
   }
   return result;
@@ -210,6 +212,11 @@ std::vector<TraceEvent> trace_events() {
   auto& s = detail::store();
   std::lock_guard lock(s.mutex);
   return s.events;
+}
+size_t trace_event_count() {
+  auto& s = detail::store();
+  std::lock_guard lock(s.mutex);
+  return s.events.size();
 }
 uint64_t trace_dropped() {
   auto& s = detail::store();

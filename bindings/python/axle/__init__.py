@@ -322,7 +322,7 @@ class trace:
         self._previous = _C.trace_enabled()
         if self._clear:
             _C.clear_trace()
-        self._start = len(_C.trace_events())
+        self._start = 0 if self._clear else _C._trace_event_count()
         _C._set_trace_enabled(True)
         return self
 

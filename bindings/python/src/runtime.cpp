@@ -161,6 +161,7 @@ void bind_runtime(py::module_& m) {
   m.def("_set_trace_enabled", &set_trace_enabled);
   m.def("trace_enabled", &trace_enabled);
   m.def("clear_trace", &clear_trace);
+  m.def("_trace_event_count", [] { return trace_event_count(); });
   m.def("export_chrome_trace", [](const std::string& path) { export_chrome_trace(path); }, py::arg("path"),
         "Writes the recorded events as Chrome-trace JSON (opens in Perfetto / chrome://tracing).");
   m.def("trace_events", [] {
