@@ -22,7 +22,8 @@ constexpr const char* kParityUsage =
     "source file:line) that ran it on each side and the max abs / rel error.\n"
     "\n"
     "BACKEND is DEVICE or DEVICE@PLUGIN: cpu, cpu@reference, cpu@cpu, cuda:0.\n"
-    "DEVICE@PLUGIN runs that plugin's kernels first and the reference plugin's below them.\n"
+    "DEVICE@PLUGIN keeps out the plugins ranked above PLUGIN on that device type, so its\n"
+    "kernels run first and lower-ranked plugins serve what it lacks or declines.\n"
     "Defaults: --rtol 1e-4 --atol 1e-5.\n"
     "\n"
     "exit codes: 0 the backends agree, 1 error, 2 usage error, 3 a difference was found\n";

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -126,6 +127,26 @@ Value to_backend(const Value& v, const Device& device) {
   return v;
 }
 
+// DEVICE@PLUGIN: the plugins serving the device type ranked above PLUGIN are
+// kept out, so its kernels come first and lower-ranked plugins serve what it
+// lacks or declines. Throws ValueError when PLUGIN does not serve the type.
+std::vector<std::string> ranked_above(const Backend& backend, const Device& device) {
+  load_all_plugins();
+  const std::string type(device.type().name());
+  auto serves = [&](const PluginInfo& p) {
+    return p.status == PluginStatus::Loaded &&
+           std::find(p.device_types.begin(), p.device_types.end(), type) != p.device_types.end();
+  };
+  const std::vector<PluginInfo> all = plugins();
+  auto it = std::find_if(all.begin(), all.end(), [&](const PluginInfo& p) { return p.name == backend.plugin; });
+  AXLE_CHECK(it != all.end() && serves(*it), ValueError, "backend '", backend.str(), "': no loaded plugin '",
+             backend.plugin, "' serves device type '", type, "'");
+  std::vector<std::string> above;
+  for (const PluginInfo& p : all)
+    if (serves(p) && p.name != backend.plugin && p.rank > it->rank) above.push_back(p.name);
+  return above;
+}
+
 struct Replay {
   Stack outputs;
   std::string ran;
@@ -137,11 +158,8 @@ Replay replay(const RecordedCall& call, const Backend& backend) {
   Stack args;
   for (const Value& v : call.args) args.push_back(to_backend(v, device));
   std::unique_ptr<PluginFilterGuard> filter;
-  if (!backend.plugin.empty()) {
-    std::vector<std::string> only = {backend.plugin};
-    if (backend.plugin != "reference") only.push_back("reference");
-    filter = std::make_unique<PluginFilterGuard>(PluginFilterGuard::Mode::Only, only);
-  }
+  if (!backend.plugin.empty())
+    filter = std::make_unique<PluginFilterGuard>(PluginFilterGuard::Mode::Exclude, ranked_above(backend, device));
   Replay r;
   ReplayWatcher watcher;
   try {

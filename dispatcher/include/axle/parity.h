@@ -1,8 +1,9 @@
 // The parity finder: run the same operator calls on two backends and report the
 // first call whose outputs differ beyond tolerance, with the kernels that ran on
 // each side (plugin, source file:line) and the max abs / rel error. A backend
-// is a device, optionally narrowed to one plugin's kernels ("cpu@reference",
-// "cpu@cpu", "cuda"). Calls are recorded once (host copies of the arguments,
+// is a device, optionally with one plugin's kernels first ("cpu@reference",
+// "cpu@cpu", "cuda"): the plugins ranked above it on that device type are kept
+// out, lower-ranked ones serve what it lacks or declines. Calls are recorded once (host copies of the arguments,
 // as the application passed them, and of the results) and each is replayed on
 // both backends from the recorded inputs, so an early difference does not hide
 // behind the ones it causes downstream.
@@ -52,7 +53,7 @@ AXLE_API Recording record(const std::function<void()>& fn);
 
 struct AXLE_API Backend {
   std::string device = "cpu";  // "cpu", "cuda:0"
-  std::string plugin;          // "" = the dispatcher's choice; else that plugin's kernels first
+  std::string plugin;          // "" = the dispatcher's choice; else the plugins ranked above it kept out
   // "DEVICE[@PLUGIN]"; throws ValueError on a malformed text or unknown device type.
   static Backend parse(std::string_view text);
   std::string str() const;
