@@ -10,6 +10,10 @@
 
 namespace axle {
 
+namespace {
+void release_done(const Device& device, void* stream, bool all_streams);
+}
+
 struct Stream::Impl {
   Device device;
   void* handle;
@@ -18,6 +22,7 @@ struct Stream::Impl {
     try {
       DeviceRuntime& rt = device_runtime(device.type());
       rt.stream_synchronize(device.index(), handle);
+      release_done(device, handle, false);  // what non_blocking copies kept alive on it
       rt.stream_destroy(device.index(), handle);
     } catch (...) {  // destructors do not throw; the runtime logged the failure
     }

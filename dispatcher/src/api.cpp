@@ -195,13 +195,13 @@ Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
     std::string seen;
     for (const DeviceInfo& d : devices(true)) {
       if (d.type == "cpu") continue;
-      DeviceRuntime& rt = device_runtime(DeviceType(d.type));
-      if (d.count > 0 && rt.supports_pinned_memory()) {
+      const bool pinned = d.count > 0 && device_runtime(DeviceType(d.type)).supports_pinned_memory();
+      if (pinned) {
         type = d.type;
         break;
       }
       seen += (seen.empty() ? "" : ", ") + d.type + " (" + std::to_string(d.count) + " devices" +
-              (rt.supports_pinned_memory() ? "" : ", no pinned memory") + ")";
+              (d.count > 0 ? ", no pinned memory" : "") + ")";
     }
     AXLE_CHECK(!type.empty(), DeviceError, "pin_memory: no device type with devices offers pinned host memory",
                seen.empty() ? "" : "; found: ", seen);
