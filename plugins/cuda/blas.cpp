@@ -70,11 +70,13 @@ struct Mat {
 Mat matrix(const axle_tensor_view& v) {
   const int64_t rows = v.sizes[v.ndim - 2], cols = v.sizes[v.ndim - 1];
   const int64_t rs = v.strides[v.ndim - 2], cs = v.strides[v.ndim - 1];
+  // A leading dimension must step over a whole row (column): a broadcast
+  // (stride 0) or overlapping view cannot be described to cuBLAS and is declined.
   Mat m;
-  if (cs == 1 || cols == 1) {
-    m = {true, false, std::max<int64_t>({rs, cols, 1})};
-  } else if (rs == 1 || rows == 1) {
-    m = {true, true, std::max<int64_t>({cs, rows, 1})};
+  if ((cs == 1 || cols == 1) && (rows == 1 || rs >= std::max<int64_t>(cols, 1))) {
+    m = {true, false, rows == 1 ? std::max<int64_t>(cols, 1) : rs};
+  } else if ((rs == 1 || rows == 1) && (cols == 1 || cs >= std::max<int64_t>(rows, 1))) {
+    m = {true, true, cols == 1 ? std::max<int64_t>(rows, 1) : cs};
   }
   return m;
 }

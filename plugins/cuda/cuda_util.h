@@ -37,11 +37,6 @@ class DeviceGuard {
   bool ok_ = false;
 };
 
-// The dtypes the row kernels (norms, reductions) load and store.
-inline bool floating_dtype(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16;
-}
-
 // The axle stream handle of a kernel call or copy (NULL: the legacy default stream).
 inline cudaStream_t to_cuda(void* stream) { return static_cast<cudaStream_t>(stream); }
 

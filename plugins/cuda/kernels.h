@@ -20,7 +20,7 @@ axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ red
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;
 // Byte strides of up to three operands aligned to the output's dims (0 for a
-// broadcast dim), dims collapsed where every operand allows.
+// broadcast dim). Dims are not collapsed yet: each element pays one div/mod per dim.
 struct Indexing {
   int32_t ndim = 0;
   int64_t sizes[kMaxDims] = {};

@@ -17,7 +17,7 @@ using plugin::arg_tensor;
 axle_status softmax_impl(const axle_kernel_call* c, bool log) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!floating_dtype(x.dtype) || !floating_dtype(y.dtype) || !plugin::is_contiguous(x) ||
+  if (!plugin::is_floating(x.dtype) || !plugin::is_floating(y.dtype) || !plugin::is_contiguous(x) ||
       !plugin::is_contiguous(y) || x.device_index != y.device_index)
     return AXLE_DECLINED;
   const int64_t n = plugin::numel(x);
@@ -45,7 +45,7 @@ axle_status log_softmax(void*, const axle_kernel_call* c) { return softmax_impl(
 axle_status norm_impl(const axle_kernel_call* c, bool rms) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!floating_dtype(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) ||
+  if (!plugin::is_floating(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) ||
       !plugin::is_contiguous(y) || x.device_index != y.device_index)
     return AXLE_DECLINED;
   const int64_t normalized = c->args[1].u.ints.count;

@@ -16,7 +16,7 @@ using plugin::arg_tensor;
 axle_status reduce(const axle_kernel_call* c, ReduceKind kind) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!floating_dtype(x.dtype) || !floating_dtype(y.dtype) || !plugin::is_contiguous(x) ||
+  if (!plugin::is_floating(x.dtype) || !plugin::is_floating(y.dtype) || !plugin::is_contiguous(x) ||
       !plugin::is_contiguous(y) || x.device_index != y.device_index)
     return AXLE_DECLINED;
   // The reduced dims: the int[] argument (None or [] = all), wrapped, sorted, unique.

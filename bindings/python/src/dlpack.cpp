@@ -117,7 +117,7 @@ py::object to_dlpack(const Tensor& t, const py::object& stream) {
 
 Tensor from_dlpack(const py::object& obj) {
   if (!py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__cuda_array_interface__"))
-    return from_cuda_array_interface(obj, 0);
+    return from_cuda_array_interface(obj, -1);
   py::object capsule = obj;
   if (py::hasattr(obj, "__dlpack__")) capsule = obj.attr("__dlpack__")();
   AXLE_CHECK(PyCapsule_IsValid(capsule.ptr(), "dltensor"), ValueError,
@@ -187,12 +187,28 @@ py::dict cuda_array_interface(const Tensor& t) {
   return out;
 }
 
+// The interface does not say which GPU the pointer is on: `device_index` when
+// given, else the producer's `device.id` (CuPy) or `device.index` (torch), else
+// cuda:0 when it is the only device; otherwise a ValueError asking for it.
+int producer_device(const py::object& obj, int device_index) {
+  if (device_index >= 0) return device_index;
+  if (py::hasattr(obj, "device")) {
+    const py::object d = obj.attr("device");
+    for (const char* attr : {"id", "index"})
+      if (py::hasattr(d, attr) && !d.attr(attr).is_none()) return d.attr(attr).cast<int>();
+  }
+  const int count = device_runtime(DeviceType("cuda")).device_count();
+  AXLE_CHECK(count <= 1, ValueError, "__cuda_array_interface__ does not name the device and ", count,
+             " CUDA devices exist: pass device_index (axle._from_cuda_array_interface(x, i)) or use DLPack");
+  return 0;
+}
+
 // A CUDA tensor on the memory an object's __cuda_array_interface__ describes
 // (the object is kept alive while the tensor lives). A producer's stream is
 // synchronized on by the device before the memory is used here.
 Tensor from_cuda_array_interface(const py::object& obj, int device_index) {
   const py::dict cai = obj.attr("__cuda_array_interface__");
-  const Device device("cuda:" + std::to_string(device_index));
+  const Device device("cuda:" + std::to_string(producer_device(obj, device_index)));
   checked_runtime(device);
   const DType dt = dtype_of_typestr(cai["typestr"].cast<std::string>());
   IntList sizes;
@@ -237,7 +253,7 @@ void bind_dlpack(py::module_& m, TensorClass& cls) {
   m.def("from_dlpack", &from_dlpack, py::arg("x"),
         "A tensor sharing memory with a DLPack producer (numpy array, torch tensor, CuPy array, capsule) or an "
         "object with __cuda_array_interface__.");
-  m.def("_from_cuda_array_interface", &from_cuda_array_interface, py::arg("x"), py::arg("device_index") = 0);
+  m.def("_from_cuda_array_interface", &from_cuda_array_interface, py::arg("x"), py::arg("device_index") = -1);
 }
 
 }  // namespace axle::python
