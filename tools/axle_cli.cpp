@@ -154,16 +154,19 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  // `ops` has options of its own (--html FILE, --probe) and its own --help: it
-  // gets every argument but the command word.
+  // `ops` and `parity` have options of their own and their own --help: each
+  // gets every argument but the command word (the first word that is neither an
+  // option nor the value of --device / --only).
   for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--device" || args[i] == "--only") {
+      ++i;
+      continue;
+    }
     if (!args[i].empty() && args[i][0] == '-') continue;
-    if (args[i] == "parity")
-      return axle::cli::cmd_parity(std::vector<std::string>(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end()));
-    if (args[i] != "ops") break;
+    if (args[i] != "ops" && args[i] != "parity") break;
     std::vector<std::string> rest(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(i));
     rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-    return axle::cli::cmd_ops(rest);
+    return args[i] == "ops" ? axle::cli::cmd_ops(rest) : axle::cli::cmd_parity(rest);
   }
   bool as_json = false;
   axle::cli::BenchOptions bench;
@@ -182,8 +185,12 @@ int main(int argc, char** argv) {
     else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
-    } else
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "axle: unknown option '%s'\n\n%s", a.c_str(), kUsage);
+      return 2;
+    } else {
       positional.push_back(a);
+    }
   }
   if (positional.empty()) {
     std::fputs(kUsage, stderr);
@@ -191,6 +198,10 @@ int main(int argc, char** argv) {
   }
   try {
     const std::string& cmd = positional[0];
+    if ((cmd == "info" || cmd == "version" || cmd == "bench") && positional.size() != 1) {
+      std::fprintf(stderr, "axle %s: unexpected argument '%s'\n", cmd.c_str(), positional[1].c_str());
+      return 2;
+    }
     if (cmd == "info") return cmd_info(as_json);
     if (cmd == "version") {
       std::printf("%s\n", axle::version().c_str());

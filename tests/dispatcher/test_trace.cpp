@@ -1,6 +1,6 @@
 // Trace mode, the Chrome-trace export, the parity finder (with the planted
-// wrong prelu of tests/plugins/wrong_prelu on AXLE_PLUGIN_PATH), per-op
-// fallback policy and backend allow/deny lists.
+// wrong prelu of tests/plugins/wrong_prelu on AXLE_PLUGIN_PATH). Per-op fallback
+// policy: test_device.cpp (arena); backend allow/deny lists: tests/tools/test_cli.sh.
 #include <axle/axle.h>
 
 #include <doctest/doctest.h>
@@ -132,14 +132,4 @@ TEST_CASE("parity inputs are checked") {
   save_safetensors({{"x", ones({2})}}, path);
   CHECK_THROWS_WITH_AS(Recording::load(path), doctest::Contains("not an axle recording"), ValueError);
   std::filesystem::remove(path);
-}
-
-TEST_CASE("fallback.ops sets the policy per operator") {
-  // cpu has kernels for everything: the per-op policy is looked up only on the
-  // fallback path, so check the lookup through a device type without kernels.
-  Config app;
-  app.fallback_by_op["add.Tensor"] = FallbackPolicy::Error;
-  configure(app);
-  CHECK(effective_config().fallback_by_op.at("add.Tensor") == FallbackPolicy::Error);
-  configure(Config{});
 }

@@ -34,8 +34,8 @@ cmake --build "$tmp/cmake-build" >/dev/null
 # (pkg-config through the DESTDIR root as sysroot, the manifest tool from bin/),
 # loads, and reports zero devices with its note.
 cp -r "$root/share/axle/plugin-template" "$tmp/template"
-PATH="$root/bin:$PATH" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root" \
-  meson setup "$tmp/template/build" "$tmp/template" >/dev/null
+sdk_env=(env PATH="$root/bin:$PATH" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root")
+"${sdk_env[@]}" meson setup "$tmp/template/build" "$tmp/template" >/dev/null
 ninja -C "$tmp/template/build" >/dev/null
 [ -f "$tmp/template/build/my_device.so" ] && [ -f "$tmp/template/build/my_device.json" ] ||
   { echo "the plugin template did not build its module and manifest"; exit 1; }
@@ -47,7 +47,6 @@ echo "$info" | grep "my_device .*count 0.*not implemented yet" >/dev/null ||
 # prefix only, dropped into a folder on AXLE_PLUGIN_PATH, used from the CLI, C++
 # and Python; an op it lacks runs through the host fallback with a warning, and
 # raises NotImplementedError naming op and device under the "error" policy.
-sdk_env=(env PATH="$root/bin:$PATH" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root")
 "${sdk_env[@]}" meson setup "$tmp/sim-build" "$src/examples/sim_plugin" >/dev/null
 ninja -C "$tmp/sim-build" >/dev/null
 mkdir -p "$tmp/drop" && cp "$tmp/sim-build/axle_sim.so" "$tmp/sim-build/axle_sim.json" "$tmp/drop/"

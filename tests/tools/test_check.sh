@@ -5,8 +5,9 @@
 set -euo pipefail
 axle=$1 plugins=$2 arena=$3 faulty=$4
 export AXLE_PLUGIN_PATH="" AXLE_LOG_LEVEL=error
+[ -e "$plugins/axle_reference.so" ] || { echo "no reference plugin at $plugins"; exit 1; }
 for p in "$plugins/axle_reference.so" "$plugins"/axle_cpu.so "$plugins"/axle_cuda.so "$arena/axle_arena.so"; do
-  [ -e "$p" ] || continue
+  [ -e "$p" ] || continue  # cpu (oneDNN) and cuda are optional builds
   out=$("$axle" check "$p") || { echo "axle check failed on $p:"; echo "$out"; exit 1; }
   echo "$out" | tail -1
 done

@@ -95,4 +95,7 @@ set +e
 "$axle" explain add.Tensor --device nosuchtype >/dev/null 2>&1; [ $? -eq 1 ] || { echo "explain on an unserved device must exit 1"; exit 1; }
 "$axle" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "no command must exit 2"; exit 1; }
 "$axle" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "unknown command must exit 2"; exit 1; }
+"$axle" info --bogus >/dev/null 2>&1; [ $? -eq 2 ] || { echo "an unknown option must exit 2"; exit 1; }
+"$axle" info extra >/dev/null 2>&1; [ $? -eq 2 ] || { echo "an extra argument must exit 2"; exit 1; }
+"$axle" --json ops --names | python3 -c "import json,sys; assert len(json.load(sys.stdin)) > 200" || { echo "an option before ops must reach it"; exit 1; }
 echo "cli test passed"
