@@ -94,6 +94,7 @@ TEST_CASE("fallback.ops: a per-operator policy overrides the device's; fallback.
   Config per_op;
   per_op.fallback_by_op["exp"] = FallbackPolicy::Error;  // by base name
   configure(per_op);
+  CHECK(effective_config().fallback_by_op.at("exp") == FallbackPolicy::Error);  // the layer holds it...
   CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("policy for it on 'arena' is 'error'"),
                        NotImplementedError);
   CHECK(values(axle::sin(zeros({1}, kArena))) == std::vector<double>{0.0});  // other ops still fall back
