@@ -214,7 +214,10 @@ json matrix_json(const CoverageMatrix& m) {
     json t = json::object();
     for (const StatusStyle& s : kStyles) {
       const auto it = counts[b].find(s.status);
-      t[coverage_name(s.status)] = it == counts[b].end() ? 0 : it->second;
+      if (s.status == Coverage::Declines && !m.probed)
+        t[coverage_name(s.status)] = nullptr;  // unknown without --probe (the table prints '?')
+      else
+        t[coverage_name(s.status)] = it == counts[b].end() ? 0 : it->second;
     }
     j["totals"][m.backends[b].name] = t;
   }

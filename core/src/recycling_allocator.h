@@ -12,15 +12,18 @@
 
 namespace axle::detail {
 
+// The thread's list is plain data (no constructor, no destructor), so reaching
+// it needs no lazy-initialisation wrapper. A thread-exit hook, registered on
+// the first push, frees the cached blocks and closes the list.
 template <size_t Size>
 class FreeList {
  public:
   static void* pop() noexcept {
-    List& l = list_;
-    if (gone_ || !l.head) return nullptr;
-    Node* n = l.head;
-    l.head = n->next;
-    --l.count;
+    State& s = state_;
+    Node* n = s.head;
+    if (!n) return nullptr;
+    s.head = n->next;
+    --s.count;
     return n;
   }
   static bool push(void* p) noexcept {
@@ -28,10 +31,15 @@ class FreeList {
     (void)p;
     return false;  // sanitizers see every block freed
 #else
-    List& l = list_;
-    if (gone_ || l.count >= kMaxBlocks) return false;
-    l.head = new (p) Node{l.head};
-    ++l.count;
+    State& s = state_;
+    if (s.closed || s.count >= kMaxBlocks) return false;
+    if (!s.hooked) {
+      s.hooked = true;
+      static thread_local Reaper reaper;  // its destructor runs at thread exit
+      (void)reaper;
+    }
+    s.head = new (p) Node{s.head};
+    ++s.count;
     return true;
 #endif
   }
@@ -41,25 +49,27 @@ class FreeList {
   struct Node {
     Node* next;
   };
-  struct List {
-    Node* head = nullptr;
-    int count = 0;
-    ~List() {
-      gone_ = true;
-      while (head) {
-        Node* n = head;
-        head = n->next;
+  struct State {
+    Node* head;
+    int count;
+    bool hooked;
+    bool closed;  // after thread exit: frees from late destructors go to operator delete
+  };
+  struct Reaper {
+    ~Reaper() {
+      State& s = state_;
+      s.closed = true;
+      while (Node* n = s.head) {
+        s.head = n->next;
         ::operator delete(n);
       }
+      s.count = 0;
     }
   };
-  static thread_local List list_;
-  static thread_local bool gone_;
+  static thread_local State state_;
 };
 template <size_t Size>
-thread_local typename FreeList<Size>::List FreeList<Size>::list_;
-template <size_t Size>
-thread_local bool FreeList<Size>::gone_ = false;
+thread_local typename FreeList<Size>::State FreeList<Size>::state_{};
 
 template <typename T>
 struct RecyclingAllocator {

@@ -142,6 +142,8 @@ MemoryFormat suggest_memory_format(const Tensor& t) {
   return MemoryFormat::ChannelsLast;
 }
 
+void Tensor::throw_undefined() { throw Error("undefined tensor"); }
+
 void Tensor::check_data_ptr(DType requested) const {
   AXLE_CHECK(requested == dtype(), DTypeError, "data_ptr<", requested, ">() called on a tensor of dtype ", dtype());
   AXLE_CHECK(device_runtime(device().type()).host_accessible(), DeviceError, "data_ptr<T>() on a ", device(),

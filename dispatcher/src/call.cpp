@@ -227,30 +227,17 @@ struct FallbackState {
   std::mutex mutex;
   std::map<std::pair<std::string, std::string>, uint64_t> counts;
   std::set<std::pair<std::string, std::string>> warned;
-  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> declines;  // (op, device type, plugin)
+  // (op, device type, plugin): counters the table's candidates point at, so a
+  // decline is one relaxed atomic add (map nodes never move).
+  std::map<std::tuple<std::string, std::string, std::string>, std::atomic<uint64_t>> declines;
 };
 FallbackState& fallback_state() {
   static auto* s = new FallbackState;
   return *s;
 }
 
-// fallback.ops (by the op's full name or its base name) over fallback.devices
-// over fallback.policy.
-FallbackPolicy policy_for(const Config& cfg, const OpEntry& op, const Device& device) {
-  for (const std::string& name : {op.name, op.schema.name}) {
-    auto o = cfg.fallback_by_op.find(name);
-    if (o != cfg.fallback_by_op.end()) return o->second;
-  }
-  auto it = cfg.fallback_by_device.find(device.type().name());
-  if (it != cfg.fallback_by_device.end()) return it->second;
-  return cfg.fallback_policy.value_or(FallbackPolicy::WarnOnce);
-}
-
-void count_decline(const OpEntry& op, const Device& device, const std::string& plugin) {
-  FallbackState& s = fallback_state();
-  std::lock_guard lock(s.mutex);
-  ++s.declines[{op.name, std::string(device.type().name()), plugin}];
-}
+// > 0 while this thread runs an op on the fallback target.
+thread_local int t_fallback_depth = 0;
 
 Value to_device(const Value& v, const Device& target) {
   if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(target);
@@ -267,13 +254,17 @@ Value to_device(const Value& v, const Device& target) {
 void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device) {
   const std::shared_ptr<const Config> snapshot = detail::config_snapshot();
   const Config& cfg = *snapshot;
-  const FallbackPolicy policy = policy_for(cfg, op, device);
+  const FallbackPolicy policy = fallback_policy(cfg, op, device.type());
   if (policy == FallbackPolicy::Error)
     no_kernel(op, device, detail::concat("has no kernel and the fallback policy for it on '", device.type().name(),
                                          "' is 'error'").c_str());
   const Device target = Device(cfg.fallback_target.value_or("cpu")).resolved();
-  AXLE_CHECK(target.type() != device.type(), ConfigError, "fallback.target '", target,
-             "' is the device type the call failed on (", device, ") for operator '", op.name, "'");
+  if (target.type() == device.type()) {
+    // Inside a fallback, the target itself lacks the kernel: the op is missing there.
+    if (t_fallback_depth > 0) no_kernel(op, device, "has no kernel (not even on the fallback target)");
+    AXLE_CHECK(false, ConfigError, "fallback.target '", target, "' is the device type the call failed on (", device,
+               ") for operator '", op.name, "'");
+  }
   const auto key = std::make_pair(op.name, device.type().name());
   {
     FallbackState& s = fallback_state();
@@ -289,6 +280,10 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
   for (const Value& v : args) host_args.push_back(to_device(v, target));
   const int d = op.schema.find_argument("device");
   if (d >= 0 && !host_args[d].is_none()) host_args[d] = target;
+  ++t_fallback_depth;
+  struct Leave {
+    ~Leave() { --t_fallback_depth; }
+  } leave;
   Stack host_out = dispatch(op, host_args);
   for (size_t i = 0; i < outputs.size() && i < host_out.size(); ++i) {
     if (outputs[i].is_tensor() && outputs[i].tensor().defined())
@@ -347,6 +342,13 @@ bool async_copy(Tensor& dst, const Tensor& src) {
 
 void cross_device_copy(Tensor& dst, const Tensor& src) {
   const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
+  if (!src_host && dst_host && src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && src.is_contiguous() &&
+      dst.is_contiguous()) {  // dense download (.cpu(), .numpy()): straight into dst, no host staging
+    if (const size_t n = dst.nbytes())
+      device_runtime(src.device().type())
+          .copy(CopyKind::DeviceToHost, src.device().index(), dst.data_ptr(), src.data_ptr(), n, nullptr);
+    return;
+  }
   if (!src_host) {
     const Tensor h = raw_to_host(src);
     if (dst_host) {
@@ -512,7 +514,7 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
           return outputs;
         }
         if (s == AXLE_DECLINED) {
-          count_decline(op, device, c.plugin);
+          if (c.declines) c.declines->fetch_add(1, std::memory_order_relaxed);
           if (info) info->declined.push_back(c.plugin);
           AXLE_LOG(LogLevel::Debug, op.name, " on ", device, ": ", c.plugin, " declined (", c.provenance, ")",
                    ctx.message.empty() ? "" : ": ", ctx.message);
@@ -608,11 +610,32 @@ std::vector<FallbackCount> fallback_stats() {
   return out;
 }
 
+// fallback.ops (by the op's full name or its base name) over fallback.devices
+// over fallback.policy.
+FallbackPolicy fallback_policy(const Config& cfg, const OpEntry& op, DeviceType type) {
+  for (const std::string& name : {op.name, op.schema.name}) {
+    auto o = cfg.fallback_by_op.find(name);
+    if (o != cfg.fallback_by_op.end()) return o->second;
+  }
+  auto it = cfg.fallback_by_device.find(type.name());
+  if (it != cfg.fallback_by_device.end()) return it->second;
+  return cfg.fallback_policy.value_or(FallbackPolicy::WarnOnce);
+}
+
+std::atomic<uint64_t>* decline_counter(const std::string& op, const std::string& device_type,
+                                       const std::string& plugin) {
+  FallbackState& s = fallback_state();
+  std::lock_guard lock(s.mutex);
+  return &s.declines[{op, device_type, plugin}];
+}
+
 std::vector<DeclineCount> decline_stats() {
   FallbackState& s = fallback_state();
   std::lock_guard lock(s.mutex);
   std::vector<DeclineCount> out;
-  for (const auto& [k, n] : s.declines) out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
+  for (const auto& [k, n] : s.declines)
+    if (const uint64_t count = n.load(std::memory_order_relaxed))
+      out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), count});
   return out;
 }
 

@@ -3,6 +3,7 @@
 // read off the published table's candidate chains (Note [Dispatch resolution]
 // in registry.h). Nothing here names a concrete backend: the columns are
 // whatever plugins are loaded.
+#include "config_internal.h"
 #include "registry.h"
 
 #include <algorithm>
@@ -27,7 +28,8 @@ namespace {
 
 // The cell of plugin `plugin` (of `rank`) in one slot, before probing. `host`:
 // the op's slot on the host device type, where the host fallback would run it.
-Coverage classify(const Slot* slot, const Slot* host, const std::string& plugin, int rank) {
+// `fallback_allowed`: false when the fallback policy for this op and device type is 'error'.
+Coverage classify(const Slot* slot, const Slot* host, bool fallback_allowed, const std::string& plugin, int rank) {
   if (slot == nullptr || slot->chain.empty()) return Coverage::Missing;
   for (const Candidate& c : slot->chain)
     if ((c.kind == CandidateKind::Kernel || c.kind == CandidateKind::AppKernel) && c.plugin == plugin)
@@ -54,7 +56,8 @@ Coverage classify(const Slot* slot, const Slot* host, const std::string& plugin,
       case CandidateKind::HostFallback:
         if (kernel_above) return Coverage::FallsThrough;
         // An op nothing serves on the host raises there too.
-        return host != nullptr && !host->chain.empty() ? Coverage::HostFallback : Coverage::Missing;
+        return fallback_allowed && host != nullptr && !host->chain.empty() ? Coverage::HostFallback
+                                                                           : Coverage::Missing;
     }
   }
   return kernel_above || boxed ? Coverage::FallsThrough : Coverage::Missing;
@@ -102,6 +105,7 @@ CoverageMatrix coverage(const std::optional<std::vector<DeclineCount>>& declines
 
   const Registry& registry = Registry::get();
   const Table& table = registry.table();
+  const std::shared_ptr<const Config> config = detail::config_snapshot();
   std::vector<uint16_t> type_ids;
   for (const CoverageBackend& b : m.backends) type_ids.push_back(DeviceType(b.device_type).id());
   for (size_t i = 0; i < registry.op_count(); ++i) {
@@ -110,8 +114,10 @@ CoverageMatrix coverage(const std::optional<std::vector<DeclineCount>>& declines
     row.op = op.name;
     for (size_t b = 0; b < m.backends.size(); ++b) {
       const CoverageBackend& backend = m.backends[b];
-      Coverage c = classify(table.slot(op.index, type_ids[b]), table.slot(op.index, DeviceType().id()), backend.plugin,
-                            backend.rank);
+      const bool fallback_allowed = fallback_policy(*config, op, DeviceType::from_id(type_ids[b])) !=
+                                    FallbackPolicy::Error;
+      Coverage c = classify(table.slot(op.index, type_ids[b]), table.slot(op.index, DeviceType().id()),
+                            fallback_allowed, backend.plugin, backend.rank);
       // Declines are counted under the op that was called; an op served by another
       // op's kernels (kernel_entry) shares that op's counts.
       if (c == Coverage::Kernel && (declined.count({op.name, backend.device_type, backend.plugin}) ||

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <axle/device_runtime.h>
+#include <axle/config.h>
 #include <axle/dispatcher.h>
 #include <axle/plugin/axle_plugin.h>
 
@@ -54,7 +55,18 @@ struct Candidate {
   std::string plugin;
   std::string provenance;
   int rank = 0;
+  // Kernels and boxed fallbacks: how often this candidate declined a call on
+  // this (op, device type); a counter that outlives table rebuilds.
+  std::atomic<uint64_t>* declines = nullptr;
 };
+
+// The host fallback policy of `op` on device type `type` (call.cpp).
+FallbackPolicy fallback_policy(const Config& cfg, const OpEntry& op, DeviceType type);
+
+// The decline counter of (op, device type, plugin), created on first request
+// (table builds) and never freed (call.cpp; read by decline_stats()).
+std::atomic<uint64_t>* decline_counter(const std::string& op, const std::string& device_type,
+                                       const std::string& plugin);
 
 struct Slot {
   std::vector<Candidate> chain;

@@ -1,6 +1,8 @@
 // Boxed values: typed accessors with errors that name the expected type.
 #include <axle/value.h>
 
+#include "recycling_allocator.h"
+
 #include <sstream>
 
 namespace axle {
@@ -19,14 +21,7 @@ namespace {
 }
 }  // namespace
 
-const Tensor& Value::tensor() const {
-  if (auto* t = std::get_if<Tensor>(&v_)) return *t;
-  bad(*this, "Tensor");
-}
-Tensor& Value::tensor() {
-  if (auto* t = std::get_if<Tensor>(&v_)) return *t;
-  bad(*this, "Tensor");
-}
+void Value::expected(const char* type) const { bad(*this, type); }
 const std::vector<Tensor>& Value::tensors() const {
   if (auto* t = std::get_if<std::vector<Tensor>>(&v_)) return *t;
   bad(*this, "Tensor[]");
@@ -105,4 +100,40 @@ std::string Value::repr() const {
   return os.str();
 }
 
+namespace detail {
+
+namespace {
+// Stack blocks in three size classes; larger Stacks use operator new.
+constexpr size_t kStackClass[] = {4 * sizeof(Value), 8 * sizeof(Value), 16 * sizeof(Value)};
+}  // namespace
+
+void* stack_allocate(size_t bytes) {
+  if (bytes <= kStackClass[0]) {
+    if (void* p = FreeList<kStackClass[0]>::pop()) return p;
+    return ::operator new(kStackClass[0]);
+  }
+  if (bytes <= kStackClass[1]) {
+    if (void* p = FreeList<kStackClass[1]>::pop()) return p;
+    return ::operator new(kStackClass[1]);
+  }
+  if (bytes <= kStackClass[2]) {
+    if (void* p = FreeList<kStackClass[2]>::pop()) return p;
+    return ::operator new(kStackClass[2]);
+  }
+  return ::operator new(bytes);
+}
+
+void stack_deallocate(void* p, size_t bytes) noexcept {
+  if (bytes <= kStackClass[0]) {
+    if (!FreeList<kStackClass[0]>::push(p)) ::operator delete(p);
+  } else if (bytes <= kStackClass[1]) {
+    if (!FreeList<kStackClass[1]>::push(p)) ::operator delete(p);
+  } else if (bytes <= kStackClass[2]) {
+    if (!FreeList<kStackClass[2]>::push(p)) ::operator delete(p);
+  } else {
+    ::operator delete(p);
+  }
+}
+
+}  // namespace detail
 }  // namespace axle

@@ -84,3 +84,17 @@ TEST_CASE("coverage: a kernel that declined calls is 'declines' given the declin
   CHECK(cell(probed, "mul.Tensor", "cpu_high/cpu") == Coverage::FallsThrough);
   CHECK(cell(coverage(), "add.Tensor", "cpu_high/cpu") == Coverage::Kernel);  // unprobed: no declines
 }
+
+TEST_CASE("coverage: an op whose fallback policy is 'error' on a device type is missing there") {
+  CHECK(cell(coverage(), "neg", "arena/arena") == Coverage::HostFallback);
+  Config per_op;
+  per_op.fallback_by_op["neg"] = FallbackPolicy::Error;
+  configure(per_op);
+  const CoverageMatrix m = coverage();
+  CHECK(cell(m, "neg", "arena/arena") == Coverage::Missing);
+  CHECK(cell(m, "exp", "arena/arena") == Coverage::HostFallback);  // other ops still fall back
+  CHECK_THROWS_AS((void)neg(ones({2}, TensorOptions().device("arena"))), NotImplementedError);
+  per_op.fallback_by_op["neg"] = FallbackPolicy::WarnOnce;  // the application layer merges: override it back
+  configure(per_op);
+  CHECK(cell(coverage(), "neg", "arena/arena") == Coverage::HostFallback);
+}

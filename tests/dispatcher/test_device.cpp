@@ -106,6 +106,12 @@ TEST_CASE("fallback.ops: a per-operator policy overrides the device's; fallback.
   configure(bad_target);
   CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("fallback.target 'arena:0'"),
                        ConfigError);
+  // A target that lacks the op too: the op is missing (NotImplementedError), not a config mistake.
+  bad_target.fallback_target = "arena2";
+  configure(bad_target);
+  CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)),
+                       doctest::Contains("'exp' has no kernel (not even on the fallback target) for device 'arena2"),
+                       NotImplementedError);
   bad_target.fallback_target = "cpu";
   configure(bad_target);
   CHECK(values(axle::exp(zeros({1}, kArena))) == std::vector<double>{1.0});

@@ -98,3 +98,17 @@ def test_dlpack_errors():
         axle.ones(2, dtype=axle.bool).__dlpack__()
     with pytest.raises(axle.ValueError):
         axle.from_dlpack(object())
+
+
+def test_importing_axle_after_torch_works():
+    # torch's libraries use up glibc's static TLS reserve: a libaxle built with
+    # the initial-exec TLS model then fails to load ("cannot allocate memory in
+    # static TLS block"). Both import orders must work.
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+    for first, second in (("torch", "axle"), ("axle", "torch")):
+        script = f"import {first}, {second}; print(float(axle.add(axle.ones(2), axle.ones(2)).sum()))"
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        assert out.returncode == 0, (first, second, out.stderr)
+        assert out.stdout.strip() == "4.0"

@@ -135,9 +135,11 @@ class AXLE_API Tensor {
 
  private:
   TensorImpl& impl() const {
-    AXLE_CHECK(impl_ != nullptr, Error, "undefined tensor");
+    if (impl_ == nullptr) [[unlikely]]
+      throw_undefined();  // out of line: keeps every accessor small enough to inline
     return *impl_;
   }
+  [[noreturn]] static void throw_undefined();
   void check_data_ptr(DType requested) const;
   std::shared_ptr<TensorImpl> impl_;
 };

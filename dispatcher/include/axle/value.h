@@ -40,8 +40,16 @@ class AXLE_API Value {
   bool is_none() const { return tag() == Tag::None; }
   bool is_tensor() const { return tag() == Tag::Tensor; }
   bool is_scalar() const { return tag() == Tag::Int || tag() == Tag::Double || tag() == Tag::Bool; }
-  const Tensor& tensor() const;
-  Tensor& tensor();
+  const Tensor& tensor() const {
+    if (const auto* t = std::get_if<Tensor>(&v_)) [[likely]]
+      return *t;
+    expected("Tensor");
+  }
+  Tensor& tensor() {
+    if (auto* t = std::get_if<Tensor>(&v_)) [[likely]]
+      return *t;
+    expected("Tensor");
+  }
   const std::vector<Tensor>& tensors() const;
   int64_t to_int() const;
   double to_double() const;
@@ -56,11 +64,35 @@ class AXLE_API Value {
   std::string repr() const;
 
  private:
+  [[noreturn]] void expected(const char* type) const;  // ValueError "expected <type> but got <this type>"
   std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string, DType, Device,
                Generator>
       v_;
 };
 
-using Stack = std::vector<Value>;
+namespace detail {
+// Memory for Stacks: every op call builds an argument and an output Stack, so
+// their blocks (up to 16 Values) are recycled on a per-thread free list
+// instead of going through malloc/free each call.
+AXLE_API void* stack_allocate(size_t bytes);
+AXLE_API void stack_deallocate(void* p, size_t bytes) noexcept;
+
+template <typename T>
+struct StackAllocator {
+  using value_type = T;
+  StackAllocator() noexcept = default;
+  template <typename U>
+  StackAllocator(const StackAllocator<U>&) noexcept {}  // NOLINT: rebinding
+  T* allocate(size_t n) { return static_cast<T*>(stack_allocate(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { stack_deallocate(p, n * sizeof(T)); }
+  template <typename U>
+  bool operator==(const StackAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+}  // namespace detail
+
+// The boxed arguments or results of one op call.
+using Stack = std::vector<Value, detail::StackAllocator<Value>>;
 
 }  // namespace axle

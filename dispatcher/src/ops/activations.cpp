@@ -68,7 +68,7 @@ DType promote_scalar(DType d, const Value& s) {
 
 void same_as_self(ShapeContext& c) {
   const Tensor& t = c.args[0].tensor();
-  c.outputs = {{t.sizes(), t.dtype()}};
+  c.outputs.push_back(OutputSpec{t.sizes(), t.dtype()});
 }
 
 // ---------------------------------------------------------------- activations

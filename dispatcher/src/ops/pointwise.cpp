@@ -10,7 +10,7 @@ namespace {
 void binary_common(ShapeContext& c) {
   const Tensor& a = c.args[0].tensor();
   const Tensor& b = c.args[1].tensor();
-  c.outputs = {{broadcast(a.sizes(), b.sizes()), result_type({&a, &b})}};
+  c.outputs.push_back(OutputSpec{broadcast(a.sizes(), b.sizes()), result_type({&a, &b})});
 }
 
 void check_alpha(ShapeContext& c) {

@@ -354,14 +354,24 @@ const KernelEntry kKernels[] = {
     {"mul.Tensor", &mul_kernel, AXLE_HERE},
 };
 
+// "arena2": a second device type over the same arena, with no kernels at all
+// (every op reaches it through the host fallback; tests point fallback.target
+// at it to see a fallback whose target lacks the op too).
+const axle_device_interface kArena2 = [] {
+  axle_device_interface d = kArena;
+  d.type_name = "arena2";
+  return d;
+}();
+
 axle_status register_plugin(const axle_registrar* r) {
   if (axle_status s = r->register_device_type(r->context, &kArena)) return s;
+  if (axle_status s = r->register_device_type(r->context, &kArena2)) return s;
   return register_kernels(r, "arena", kKernels);
 }
 
-const char* const kTypes[] = {"arena"};
+const char* const kTypes[] = {"arena", "arena2"};
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "arena", "1.0.0", kTypes, 1, 10, &register_plugin,
+    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "arena", "1.0.0", kTypes, 2, 10, &register_plugin,
 };
 
 }  // namespace
