@@ -1,18 +1,24 @@
 // Host side of gather.cu: index_select (and through it embedding, a composite)
-// and gather on contiguous tensors with int64 / int32 indices. The indices are
-// checked first: their min and max are computed on the device and read back
+// and gather on contiguous tensors with int64 / int32 indices; scatter.src,
+// scatter.value and scatter_add (and through them their in-place forms) into a
+// contiguous output from a contiguous index, any self / src strides. The indices
+// are checked first: their min and max are computed on the device and read back
 // (one stream synchronization), and a value outside [0, size) is an IndexError
-// naming it, as the reference's message does, before any kernel reads memory
-// through it. Everything else is declined.
+// naming it, as the reference's message does, before any kernel reads or writes
+// memory through it. Everything else is declined.
 #include "allocator.h"
 #include "cuda_util.h"
 #include "kernels.h"
+#include "scatter_kernels.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace axle::cuda {
 namespace {
 
+using plugin::arg_double;
 using plugin::arg_int;
 using plugin::arg_tensor;
 
@@ -93,9 +99,147 @@ axle_status gather(void*, const axle_kernel_call* c) {
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
 
+// ---------------------------------------------------------------- scatter
+bool same_view(const axle_tensor_view& a, const axle_tensor_view& b) {
+  if (a.data != b.data || a.ndim != b.ndim || a.dtype != b.dtype) return false;
+  for (int32_t d = 0; d < a.ndim; ++d)
+    if (a.sizes[d] != b.sizes[d] || a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+
+// Whether the byte ranges two views span intersect (empty views never do).
+bool overlaps(const axle_tensor_view& a, const axle_tensor_view& b) {
+  auto span = [](const axle_tensor_view& v, uintptr_t* lo, uintptr_t* hi) {
+    int64_t last = 0;
+    for (int32_t d = 0; d < v.ndim; ++d) last += (v.sizes[d] - 1) * v.strides[d];
+    *lo = reinterpret_cast<uintptr_t>(v.data);
+    *hi = *lo + static_cast<uintptr_t>(last + 1) * plugin::dtype_size(v.dtype);
+  };
+  if (plugin::numel(a) == 0 || plugin::numel(b) == 0) return false;
+  uintptr_t alo, ahi, blo, bhi;
+  span(a, &alo, &ahi);
+  span(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
+}
+
+// The global "deterministic" setting (torch.use_deterministic_algorithms), read
+// per call as blas.cpp reads matmul_precision: JSON text `true` or `false`.
+bool deterministic(const axle_kernel_call* c) {
+  const char* p = c->host && c->host->get_option ? c->host->get_option(nullptr, "deterministic") : nullptr;
+  return p && std::strcmp(p, "true") == 0;
+}
+
+bool atomic_add_dtype(axle_dtype d) {
+  return plugin::is_floating(d) || d == AXLE_DTYPE_INT32 || d == AXLE_DTYPE_INT64;
+}
+
+// Device scratch released when the call returns: cached_free orders the reuse
+// after the kernels queued so far.
+struct Scratch {
+  int device = 0;
+  void* ptr = nullptr;
+  ~Scratch() { cached_free(device, ptr); }
+};
+
+// out = self, byte for byte (same shape and dtype; out contiguous, not overlapping self).
+axle_status copy_self(const axle_kernel_call* c, const axle_tensor_view& self, const axle_tensor_view& out) {
+  const int64_t n = plugin::numel(out);
+  if (n == 0) return AXLE_OK;
+  const size_t es = plugin::dtype_size(out.dtype);
+  if (plugin::is_contiguous(self))
+    return check(cudaMemcpyAsync(out.data, self.data, static_cast<size_t>(n) * es, cudaMemcpyDeviceToDevice,
+                                 to_cuda(c->stream)),
+                 c->op_name, c);
+  const int e = launch_strided_copy(es, self.data, self.ndim, self.sizes, self.strides, out.data, n, c->stream);
+  return check(static_cast<cudaError_t>(e), c->op_name, c);
+}
+
+enum class ScatterMode { Src, Value, Add };
+
+// scatter.src / scatter_add (self, dim, index, src) and scatter.value (self, dim,
+// index, value): out = a copy of self (the same tensor in place), then the
+// scatter, as the reference.
+template <ScatterMode M>
+axle_status scatter(void*, const axle_kernel_call* c) {
+  const axle_tensor_view& self = arg_tensor(c, 0);
+  const axle_tensor_view& index = arg_tensor(c, 2);
+  const axle_tensor_view* src = M == ScatterMode::Value ? nullptr : &arg_tensor(c, 3);
+  const axle_tensor_view& out = c->outputs[0];
+  const bool in_place = same_view(out, self);
+  if (out.ndim > kMaxDims || self.ndim != out.ndim || self.dtype != out.dtype || !index_dtype(index.dtype) ||
+      !plugin::is_contiguous(out) || !plugin::is_contiguous(index) || self.device_index != out.device_index ||
+      index.device_index != out.device_index ||
+      (src && (src->dtype != out.dtype || src->device_index != out.device_index || src->ndim > kMaxDims)))
+    return AXLE_DECLINED;
+  for (int32_t d = 0; d < out.ndim; ++d)
+    if (self.sizes[d] != out.sizes[d]) return AXLE_DECLINED;
+  // Kernels read index / src while writing out: they must not share memory.
+  if ((!in_place && overlaps(out, self)) || overlaps(out, index) || (src && overlaps(out, *src))) return AXLE_DECLINED;
+  if constexpr (M == ScatterMode::Add) {
+    if (!atomic_add_dtype(out.dtype)) return AXLE_DECLINED;
+    // Floating atomicAdd sums the contributions to one element in an order that
+    // changes from run to run, so the rounding does too. In deterministic mode
+    // decline: the host fallback adds them in the reference's (row-major) order.
+    // Integer sums are exact in any order and stay on the device.
+    if (plugin::is_floating(out.dtype) && deterministic(c)) return AXLE_DECLINED;
+  }
+  const int32_t nd = std::max<int32_t>(out.ndim, 1);  // a 0-d tensor is seen as 1-d of size 1
+  const int64_t n = plugin::numel(index);
+  if (n > 0 && (std::max<int32_t>(index.ndim, 1) != nd || (src && std::max<int32_t>(src->ndim, 1) != nd)))
+    return AXLE_DECLINED;
+  int64_t dim = arg_int(c, 1);
+  if (dim < 0) dim += nd;
+  if (dim < 0 || dim >= nd) return AXLE_DECLINED;
+  const int64_t dim_size = out.ndim == 0 ? 1 : out.sizes[dim];
+
+  ScatterShape shape;
+  shape.ndim = nd;
+  shape.dim = static_cast<int32_t>(dim);
+  shape.out_dim_size = dim_size;
+  if (n > 0)
+    for (int32_t d = 0; d < nd; ++d) {
+      shape.index_sizes[d] = index.ndim == 0 ? 1 : index.sizes[d];
+      shape.out_strides[d] = out.ndim == 0 ? 0 : out.strides[d];
+      shape.src_strides[d] = !src || src->ndim == 0 ? 0 : src->strides[d];
+    }
+
+  DeviceGuard guard(out.device_index);
+  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = check_range(c, M == ScatterMode::Add ? "scatter_add()" : "scatter()", index, dim, dim_size))
+    return s;
+  Scratch scratch{out.device_index, nullptr};
+  const size_t scratch_bytes = M == ScatterMode::Src && n > 0 ? scatter_src_scratch_bytes(shape) : 0;
+  if (scratch_bytes > 0)
+    if (axle_status s = cached_malloc(out.device_index, scratch_bytes, &scratch.ptr)) return s;
+  if (!in_place)
+    if (axle_status s = copy_self(c, self, out)) return s;
+  if (n == 0) return AXLE_OK;
+
+  const bool i32 = index.dtype == AXLE_DTYPE_INT32;
+  const size_t es = plugin::dtype_size(out.dtype);
+  int e = 0;
+  if constexpr (M == ScatterMode::Value) {
+    // The Scalar stored once in out's dtype, as the reference converts it.
+    alignas(8) char value[8] = {};
+    if (plugin::arg_scalar_is_floating(c, 3))
+      plugin::store_from<double>(value, out.dtype, arg_double(c, 3));
+    else
+      plugin::store_from<int64_t>(value, out.dtype, arg_int(c, 3));
+    e = launch_scatter_value(es, index.data, i32, out.data, shape, n, value, c->stream);
+  } else if constexpr (M == ScatterMode::Src) {
+    e = launch_scatter_src(es, index.data, i32, src->data, out.data, shape, n, scratch.ptr, c->stream);
+  } else {
+    e = launch_scatter_add(out.dtype, index.data, i32, src->data, out.data, shape, n, c->stream);
+  }
+  return check(static_cast<cudaError_t>(e), c->op_name, c);
+}
+
 const KernelEntry kKernels[] = {
     {"index_select", &index_select, AXLE_HERE},
     {"gather", &gather, AXLE_HERE},
+    {"scatter.src", &scatter<ScatterMode::Src>, AXLE_HERE},
+    {"scatter.value", &scatter<ScatterMode::Value>, AXLE_HERE},
+    {"scatter_add", &scatter<ScatterMode::Add>, AXLE_HERE},
 };
 
 }  // namespace

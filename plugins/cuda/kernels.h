@@ -13,9 +13,11 @@ const axle_device_interface* device_interface();
 
 axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (+ elementwise.cu)
 axle_status register_blas(const axle_registrar* r);         // blas.cpp
+axle_status register_conv_pool(const axle_registrar* r);    // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
 axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
 axle_status register_gather(const axle_registrar* r);       // gather.cpp (+ gather.cu)
 axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ reduce.cu)
+axle_status register_random(const axle_registrar* r);       // random.cpp (+ random.cu)
 
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;

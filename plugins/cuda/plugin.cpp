@@ -12,7 +12,9 @@ const char* const kDeviceTypes[] = {"cuda"};
 axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   if (axle_status s = r->register_device_type(r->context, device_interface())) return s;
-  axle_status (*const families[])(const axle_registrar*) = {&register_elementwise, &register_blas, &register_norms, &register_gather, &register_reduce};
+  axle_status (*const families[])(const axle_registrar*) = {
+      &register_elementwise, &register_blas,   &register_conv_pool, &register_norms,
+      &register_gather,      &register_reduce, &register_random};
   for (auto family : families)
     if (axle_status s = family(r)) return s;
   return AXLE_OK;

@@ -76,3 +76,81 @@ TEST_CASE("on a GPU: every sample matches the reference") {
   CHECK(failed == 0);
   CHECK(passed > 1000);
 }
+
+namespace {
+uint64_t fallbacks_of(const std::string& op) {
+  uint64_t n = 0;
+  for (const FallbackCount& f : fallback_stats())
+    if (f.op == op && f.device == "cuda") n += f.count;
+  return n;
+}
+Tensor drawn(const char* op, Stack args, uint64_t seed, DType dtype, const Device& device) {
+  Generator g(device);
+  g.manual_seed(seed);
+  args.push_back(g);
+  args.push_back(dtype);
+  args.push_back(device);
+  return call_op(op, std::move(args))[0].tensor().to(Device("cpu"));
+}
+double max_abs_diff(const Tensor& a, const Tensor& b) {
+  return amax(abs(sub(a.to(kFloat64), b.to(kFloat64)))).item<double>();
+}
+}  // namespace
+
+TEST_CASE("on a GPU: random ops draw the host's numbers for the same seed, on the GPU") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  const uint64_t before = fallbacks_of("rand") + fallbacks_of("randn") + fallbacks_of("randint.low");
+  for (DType dt : {kFloat32, kFloat64, kFloat16, kBFloat16}) {
+    CAPTURE(dtype_name(dt));
+    CHECK(max_abs_diff(drawn("rand", {IntList{64, 33}}, 7, dt, cuda), drawn("rand", {IntList{64, 33}}, 7, dt, cpu)) ==
+          0.0);  // integer math only: bit-exact
+    // Box-Muller uses the device's log/cos: equal up to their last-ulp differences.
+    CHECK(max_abs_diff(drawn("randn", {IntList{64, 33}}, 7, dt, cuda), drawn("randn", {IntList{64, 33}}, 7, dt, cpu)) <=
+          (dt == kFloat32 || dt == kFloat64 ? 1e-5 : 1e-2));
+  }
+  CHECK(max_abs_diff(drawn("randint.low", {-5, 1000, IntList{4097}}, 3, kInt64, cuda),
+                     drawn("randint.low", {-5, 1000, IntList{4097}}, 3, kInt64, cpu)) == 0.0);
+  CHECK(fallbacks_of("rand") + fallbacks_of("randn") + fallbacks_of("randint.low") == before);  // served on the GPU
+}
+
+TEST_CASE("on a GPU: scatter checks its indices; deterministic mode sends floating scatter_add to the host") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0");
+  const Tensor self = zeros({3, 4}, TensorOptions().device(cuda));
+  const Tensor src = ones({3, 4}, TensorOptions().device(cuda));
+  const Tensor bad = full({3, 2}, 4.0, TensorOptions().dtype(kInt64)).to(cuda);
+  CHECK_THROWS_WITH_AS((void)scatter_add(self, 1, bad, src), doctest::Contains("index 4 is out of bounds"), IndexError);
+  const Tensor index = zeros({3, 2}, TensorOptions().dtype(kInt64)).to(cuda);
+  const uint64_t before = fallbacks_of("scatter_add");
+  CHECK(sum(scatter_add(self, 1, index, src).to(Device("cpu"))).item<double>() == 6.0);
+  CHECK(fallbacks_of("scatter_add") == before);  // atomic adds on the GPU
+  use_deterministic_algorithms(true);
+  CHECK(sum(scatter_add(self, 1, index, src).to(Device("cpu"))).item<double>() == 6.0);
+  CHECK(fallbacks_of("scatter_add") == before + 1);  // declined: the deterministic host fallback ran it
+  use_deterministic_algorithms(false);
+}
+
+TEST_CASE("on a GPU: convolution and pooling run on cuDNN") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  Generator g;
+  g.manual_seed(1);
+  const Tensor x = call_op("randn", {IntList{2, 8, 17, 17}, g, kFloat32, cpu})[0].tensor();
+  const Tensor w = call_op("randn", {IntList{16, 4, 3, 3}, g, kFloat32, cpu})[0].tensor();
+  const Tensor b = call_op("randn", {IntList{16}, g, kFloat32, cpu})[0].tensor();
+  const uint64_t before = fallbacks_of("convolution") + fallbacks_of("convolution.out") + fallbacks_of("max_pool2d") +
+                          fallbacks_of("avg_pool2d");
+  set_float32_matmul_precision("highest");
+  const Tensor y = conv2d(x.to(cuda), w.to(cuda), b.to(cuda), {2, 1}, {1, 0}, {1, 2}, 2).to(cpu);
+  CHECK(max_abs_diff(y, conv2d(x, w, b, {2, 1}, {1, 0}, {1, 2}, 2)) < 1e-4);
+  const Tensor xl = x.contiguous(MemoryFormat::ChannelsLast).to(cuda);
+  CHECK(max_abs_diff(max_pool2d(xl, {3, 3}, {2, 2}, {1, 1}).to(cpu), max_pool2d(x, {3, 3}, {2, 2}, {1, 1})) == 0.0);
+  CHECK(max_abs_diff(avg_pool2d(x.to(cuda), {2, 2}).to(cpu), avg_pool2d(x, {2, 2})) < 1e-6);
+  CHECK(fallbacks_of("convolution") + fallbacks_of("convolution.out") + fallbacks_of("max_pool2d") +
+            fallbacks_of("avg_pool2d") ==
+        before);
+}

@@ -1,0 +1,556 @@
+// Convolution and 2-d pooling on cuDNN's legacy API (cudnn_cnn.h / cudnn_ops.h).
+//
+// convolution.out: 1-d (3-d tensors, seen as H = 1) and 2-d convolutions with
+// stride, padding, dilation and groups. A plain one is cudnnConvolutionForward;
+// a transposed one is the adjoint of the convolution it transposes, which is
+// cudnnConvolutionBackwardData with torch's [C_in, C_out / groups, k...] weight
+// as that convolution's filter (output_padding >= stride is declined: cuDNN
+// derives the output size from the forward formula). The bias is added after
+// with cudnnAddTensor (or the elementwise kernel where cuDNN has no AddTensor
+// for the dtype). Input and output keep their strides (channels_last and other
+// layouts, no copies); the weight must be dense NCHW or NHWC (cuDNN's filter
+// descriptor has no strides), NHWC only with channels_last input and output.
+// float32, float64, float16 and bfloat16 (float accumulation for the 16-bit
+// types, as torch); 3-d convolutions, other dtypes, mixed dtypes or devices and
+// an output overlapping an input are declined, as is whatever cuDNN answers
+// with CUDNN_STATUS_NOT_SUPPORTED.
+//
+// Float32 math follows matmul_precision (see conv_math). Algorithms: cuDNN's
+// heuristics (cudnnGet*Algorithm_v7), in their order, keeping those whose
+// workspace size cuDNN reports; the list is cached per shape, strides, dtype,
+// parameters, math policy and device, so a repeated call does not query again.
+// A call runs the first one whose workspace the caching allocator can provide.
+// With the "deterministic" option only deterministic algorithms are used.
+//
+// max_pool2d / avg_pool2d: cudnnPoolingForward (max: NaN propagates, as torch;
+// average: with or without the padding in the count). ceil_mode,
+// divisor_override and dilated max pooling are declined.
+#include "allocator.h"
+#include "cudnn_util.h"
+#include "kernels.h"
+
+#include <climits>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace axle::cuda {
+namespace {
+
+using plugin::arg_bool;
+using plugin::arg_int;
+using plugin::arg_is_none;
+using plugin::arg_tensor;
+
+std::vector<int64_t> ints(const axle_kernel_call* c, int i) {
+  const axle_value& v = c->args[i];
+  if (v.tag != AXLE_VALUE_INT_LIST) return {};
+  return std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.count);
+}
+// The shape functions expand the lists to one value per spatial dim; one value serves every dim.
+bool list_at(const std::vector<int64_t>& v, size_t i, int* out) {
+  if (v.empty()) return false;
+  const int64_t x = v.size() == 1 ? v[0] : i < v.size() ? v[i] : -1;
+  if (x < 0 || x > INT_MAX) return false;
+  *out = static_cast<int>(x);
+  return true;
+}
+
+// The bytes a view spans (empty for an empty view).
+struct Span {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+};
+Span span(const axle_tensor_view& v) {
+  Span s;
+  int64_t last = 0;
+  for (int32_t d = 0; d < v.ndim; ++d) {
+    if (v.sizes[d] == 0) return s;
+    last += (v.sizes[d] - 1) * v.strides[d];
+  }
+  s.begin = static_cast<const char*>(v.data);
+  s.end = s.begin + (last + 1) * static_cast<int64_t>(plugin::dtype_size(v.dtype));
+  return s;
+}
+bool overlap(const axle_tensor_view& a, const axle_tensor_view& b) {
+  const Span x = span(a), y = span(b);
+  return x.begin && y.begin && x.begin < y.end && y.begin < x.end;
+}
+
+// ---------------------------------------------------------------- math policy
+
+// How a convolution of one dtype may compute, from the options of the call.
+struct Policy {
+  cudnnDataType_t data = CUDNN_DATA_FLOAT;
+  cudnnDataType_t compute = CUDNN_DATA_FLOAT;
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+  bool fma_only = false;       // float32 at "highest": no TF32 tensor-core kernels
+  bool deterministic = false;  // the "deterministic" option
+};
+
+bool option_is(const axle_kernel_call* c, const char* key, const char* json) {
+  const char* v = c->host && c->host->get_option ? c->host->get_option(nullptr, key) : nullptr;
+  return v && std::strcmp(v, json) == 0;
+}
+
+// Float32's math type for the configured matmul precision (read as blas.cpp does).
+// In cuDNN 8 and 9, CUDNN_DEFAULT_MATH lets float32 convolutions use TF32 tensor
+// cores on Ampere and newer (torch.backends.cudnn.allow_tf32 = True does exactly
+// this), and CUDNN_FMA_MATH restricts them to FP32 FMA kernels (allow_tf32 =
+// False). CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION is not a TF32 switch: it lets
+// cuDNN down-convert FP32 data to FP16, and is never accepted for float32.
+// "highest" (the default) -> CUDNN_FMA_MATH; "high" and "medium" ->
+// CUDNN_DEFAULT_MATH (TF32; cuDNN has no BF16 compute mode for FP32 data).
+cudnnMathType_t conv_math(const axle_kernel_call* c) {
+  return option_is(c, "matmul_precision", "\"high\"") || option_is(c, "matmul_precision", "\"medium\"")
+             ? CUDNN_DEFAULT_MATH
+             : CUDNN_FMA_MATH;
+}
+
+// Float16 / bfloat16 accumulate in float (cuDNN's PSEUDO_HALF / PSEUDO_BFLOAT16
+// configurations, as torch) on tensor cores; float64 computes in double.
+bool conv_policy(const axle_kernel_call* c, axle_dtype d, Policy* p) {
+  if (!cudnn_dtype(d, &p->data)) return false;
+  p->compute = d == AXLE_DTYPE_FLOAT64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+  p->math = d == AXLE_DTYPE_FLOAT32   ? conv_math(c)
+            : d == AXLE_DTYPE_FLOAT64 ? CUDNN_DEFAULT_MATH
+                                      : CUDNN_TENSOR_OP_MATH;
+  p->fma_only = d == AXLE_DTYPE_FLOAT32 && p->math == CUDNN_FMA_MATH;
+  p->deterministic = option_is(c, "deterministic", "true");
+  return true;
+}
+
+// Whether a heuristic result may run under the policy.
+bool acceptable(const Policy& p, cudnnStatus_t status, cudnnDeterminism_t det, cudnnMathType_t math) {
+  if (status != CUDNN_STATUS_SUCCESS) return false;
+  if (p.deterministic && det != CUDNN_DETERMINISTIC) return false;
+  if (p.fma_only && math != CUDNN_FMA_MATH) return false;
+  return !(p.data == CUDNN_DATA_FLOAT && math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION);
+}
+
+// ---------------------------------------------------------------- algorithm cache
+
+struct Algo {
+  int algo = 0;  // a cudnnConvolutionFwdAlgo_t or cudnnConvolutionBwdDataAlgo_t
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+  size_t workspace = 0;
+};
+
+struct AlgoCache {
+  std::mutex mutex;
+  std::map<std::vector<int64_t>, std::vector<Algo>> entries;
+};
+AlgoCache& algo_cache() {
+  static AlgoCache* cache = new AlgoCache;  // never destroyed: kernels may run during exit
+  return *cache;
+}
+
+bool cached_algos(const std::vector<int64_t>& key, std::vector<Algo>* algos) {
+  AlgoCache& cache = algo_cache();
+  std::lock_guard lock(cache.mutex);
+  auto it = cache.entries.find(key);
+  if (it == cache.entries.end()) return false;
+  *algos = it->second;
+  return true;
+}
+
+void store_algos(const std::vector<int64_t>& key, const std::vector<Algo>& algos) {
+  AlgoCache& cache = algo_cache();
+  std::lock_guard lock(cache.mutex);
+  cache.entries[key] = algos;
+}
+
+// Drops an algorithm cuDNN refused to run, so later calls do not try it again.
+void forget_algo(const std::vector<int64_t>& key, int algo) {
+  AlgoCache& cache = algo_cache();
+  std::lock_guard lock(cache.mutex);
+  auto it = cache.entries.find(key);
+  if (it == cache.entries.end()) return;
+  std::erase_if(it->second, [&](const Algo& a) { return a.algo == algo; });
+}
+
+// ---------------------------------------------------------------- convolution
+
+// One convolution call as cuDNN sees it. Plain: x -> y through cudnnConvolutionForward.
+// Transposed: the input is cuDNN's dy and the output its dx (cudnnConvolutionBackwardData).
+struct Conv {
+  const axle_kernel_call* c = nullptr;
+  int device = 0;
+  bool transposed = false;
+  Policy policy;
+  cudnnHandle_t handle = nullptr;
+  TensorDescriptor in, out;
+  FilterDescriptor weight;
+  ConvolutionDescriptor conv;
+  const void* in_data = nullptr;
+  const void* weight_data = nullptr;
+  void* out_data = nullptr;
+  std::vector<int64_t> key;
+};
+
+// Geometry read from the call: per spatial dim of the 4-d view (H, W).
+struct ConvShape {
+  Nchw in, weight, out;
+  bool weight_nhwc = false;
+  int pad[2] = {0, 0}, stride[2] = {1, 1}, dilation[2] = {1, 1};
+  int groups = 1;
+};
+
+// Reads stride / padding / dilation (and checks output_padding) for the spatial dims.
+bool read_geometry(const axle_kernel_call* c, bool transposed, int spatial, ConvShape* s) {
+  const auto stride = ints(c, 3), padding = ints(c, 4), dilation = ints(c, 5), output_padding = ints(c, 7);
+  for (int d = 0; d < spatial; ++d) {
+    const int k = 2 - spatial + d;  // a 1-d convolution fills W only
+    int op = 0;
+    if (!list_at(stride, d, &s->stride[k]) || !list_at(padding, d, &s->pad[k]) ||
+        !list_at(dilation, d, &s->dilation[k]) || s->stride[k] < 1 || s->dilation[k] < 1)
+      return false;
+    if (transposed && (!list_at(output_padding, d, &op) || op >= s->stride[k])) return false;
+  }
+  const int64_t groups = arg_int(c, 8);
+  if (groups < 1 || groups > INT_MAX) return false;
+  s->groups = static_cast<int>(groups);
+  return true;
+}
+
+// The forward convolution's output size along 4-d dim k (2 or 3) of `x` (cuDNN's formula).
+int64_t forward_size(const ConvShape& s, const Nchw& x, int k) {
+  const int d = k - 2;
+  const int64_t extent = int64_t{s.dilation[d]} * (s.weight.sizes[k] - 1) + 1;
+  return (x.sizes[k] + 2 * int64_t{s.pad[d]} - extent) / s.stride[d] + 1;
+}
+
+// Whether cuDNN's view of the call is consistent: the output (plain) or the
+// input (transposed, cuDNN's dy) has the size of the forward convolution.
+bool consistent(const ConvShape& s, bool transposed) {
+  const Nchw& x = transposed ? s.out : s.in;
+  const Nchw& y = transposed ? s.in : s.out;
+  for (int k = 2; k < 4; ++k)
+    if (x.sizes[k] + 2 * int64_t{s.pad[k - 2]} < int64_t{s.dilation[k - 2]} * (s.weight.sizes[k] - 1) + 1 ||
+        forward_size(s, x, k) != y.sizes[k])
+      return false;
+  return true;
+}
+
+// Describes the weight: dense NCHW, or dense NHWC with channels_last input and output.
+bool weight_layout(const ConvShape& s, bool* nhwc) {
+  const bool cl = s.in.channels_last() && s.out.channels_last();
+  if (s.weight.packed(false) && !(cl && s.weight.packed(true))) {
+    *nhwc = false;
+    return true;
+  }
+  *nhwc = true;
+  return cl && s.weight.packed(true);
+}
+
+void append(std::vector<int64_t>& key, const Nchw& t) {
+  key.insert(key.end(), t.sizes, t.sizes + 4);
+  key.insert(key.end(), t.strides, t.strides + 4);
+}
+
+std::vector<int64_t> conv_key(const Conv& k, const ConvShape& s) {
+  std::vector<int64_t> key = {k.device, k.transposed, k.policy.data, k.policy.math, k.policy.deterministic,
+                              s.groups, s.weight_nhwc};
+  for (int d = 0; d < 2; ++d) key.insert(key.end(), {s.pad[d], s.stride[d], s.dilation[d]});
+  append(key, s.in);
+  append(key, s.weight);
+  append(key, s.out);
+  return key;
+}
+
+axle_status describe(Conv& k, const ConvShape& s) {
+  const axle_kernel_call* c = k.c;
+  if (axle_status st = set_tensor(k.in, k.policy.data, s.in, c)) return st;
+  if (axle_status st = set_tensor(k.out, k.policy.data, s.out, c)) return st;
+  if (axle_status st = check_cudnn(k.weight.create(), "cudnnCreateFilterDescriptor", c)) return st;
+  const cudnnTensorFormat_t format = s.weight_nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+  if (axle_status st = check_cudnn(cudnnSetFilterNdDescriptor(k.weight.get(), k.policy.data, format, 4,
+                                                              s.weight.sizes),
+                                   "cudnnSetFilterNdDescriptor", c))
+    return st;
+  if (axle_status st = check_cudnn(k.conv.create(), "cudnnCreateConvolutionDescriptor", c)) return st;
+  if (axle_status st = check_cudnn(cudnnSetConvolution2dDescriptor(k.conv.get(), s.pad[0], s.pad[1], s.stride[0],
+                                                                   s.stride[1], s.dilation[0], s.dilation[1],
+                                                                   CUDNN_CROSS_CORRELATION, k.policy.compute),
+                                   "cudnnSetConvolution2dDescriptor", c))
+    return st;
+  if (axle_status st = check_cudnn(cudnnSetConvolutionGroupCount(k.conv.get(), s.groups),
+                                   "cudnnSetConvolutionGroupCount", c))
+    return st;
+  return check_cudnn(cudnnSetConvolutionMathType(k.conv.get(), k.policy.math), "cudnnSetConvolutionMathType", c);
+}
+
+axle_status set_math(const Conv& k, cudnnMathType_t math) {
+  return check_cudnn(cudnnSetConvolutionMathType(k.conv.get(), math), "cudnnSetConvolutionMathType", k.c);
+}
+
+// Keeps the heuristic results the policy accepts and whose workspace size cuDNN
+// reports (in the heuristic's order). `size(algo, &bytes)` queries one.
+template <typename Perf, typename Size>
+axle_status keep_usable(const Conv& k, const Perf* perf, int n, Size&& size, std::vector<Algo>* algos) {
+  for (int i = 0; i < n; ++i) {
+    const Perf& p = perf[i];
+    if (!acceptable(k.policy, p.status, p.determinism, p.mathType)) continue;
+    // The math type is part of the algorithm (cuDNN 7.4+): set it before the size query and the run.
+    if (axle_status s = set_math(k, p.mathType)) return s;
+    size_t bytes = 0;
+    const axle_status s = size(p.algo, &bytes);
+    if (s == AXLE_DECLINED) continue;
+    if (s != AXLE_OK) return s;
+    algos->push_back({static_cast<int>(p.algo), p.mathType, bytes});
+  }
+  return AXLE_OK;
+}
+
+axle_status forward_algos(const Conv& k, std::vector<Algo>* algos) {
+  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  int n = 0;
+  if (axle_status s = check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(k.handle, k.in.get(), k.weight.get(),
+                                                                         k.conv.get(), k.out.get(),
+                                                                         CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
+                                  "cudnnGetConvolutionForwardAlgorithm_v7", k.c))
+    return s;
+  return keep_usable(
+      k, perf, n,
+      [&](cudnnConvolutionFwdAlgo_t algo, size_t* bytes) {
+        return check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(k.handle, k.in.get(), k.weight.get(),
+                                                                   k.conv.get(), k.out.get(), algo, bytes),
+                           "cudnnGetConvolutionForwardWorkspaceSize", k.c);
+      },
+      algos);
+}
+
+axle_status backward_data_algos(const Conv& k, std::vector<Algo>* algos) {
+  cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+  int n = 0;
+  if (axle_status s = check_cudnn(
+          cudnnGetConvolutionBackwardDataAlgorithm_v7(k.handle, k.weight.get(), k.in.get(), k.conv.get(),
+                                                      k.out.get(), CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf),
+          "cudnnGetConvolutionBackwardDataAlgorithm_v7", k.c))
+    return s;
+  return keep_usable(
+      k, perf, n,
+      [&](cudnnConvolutionBwdDataAlgo_t algo, size_t* bytes) {
+        return check_cudnn(cudnnGetConvolutionBackwardDataWorkspaceSize(k.handle, k.weight.get(), k.in.get(),
+                                                                        k.conv.get(), k.out.get(), algo, bytes),
+                           "cudnnGetConvolutionBackwardDataWorkspaceSize", k.c);
+      },
+      algos);
+}
+
+// The call's candidate algorithms: cached, or from the heuristics (then cached).
+axle_status candidates(const Conv& k, std::vector<Algo>* algos) {
+  if (cached_algos(k.key, algos)) return AXLE_OK;
+  const axle_status s = k.transposed ? backward_data_algos(k, algos) : forward_algos(k, algos);
+  if (s == AXLE_DECLINED) algos->clear();
+  else if (s != AXLE_OK) return s;
+  store_algos(k.key, *algos);  // an empty list: declined at once next time
+  return AXLE_OK;
+}
+
+cudnnStatus_t execute(const Conv& k, const Algo& a, void* workspace) {
+  const void* one = cudnn_one(k.policy.data);
+  const void* zero = cudnn_zero(k.policy.data);  // beta 0: the output is not read
+  if (!k.transposed)
+    return cudnnConvolutionForward(k.handle, one, k.in.get(), k.in_data, k.weight.get(), k.weight_data,
+                                   k.conv.get(), static_cast<cudnnConvolutionFwdAlgo_t>(a.algo), workspace,
+                                   a.workspace, zero, k.out.get(), k.out_data);
+  return cudnnConvolutionBackwardData(k.handle, one, k.weight.get(), k.weight_data, k.in.get(), k.in_data,
+                                      k.conv.get(), static_cast<cudnnConvolutionBwdDataAlgo_t>(a.algo), workspace,
+                                      a.workspace, zero, k.out.get(), k.out_data);
+}
+
+// Runs the first candidate whose workspace can be allocated and which cuDNN
+// accepts; AXLE_DECLINED (nothing written) when none is accepted.
+axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
+  bool out_of_memory = false;
+  for (const Algo& a : algos) {
+    void* workspace = nullptr;
+    if (a.workspace > 0) {
+      const axle_status s = cached_malloc(k.device, a.workspace, &workspace);
+      if (s == AXLE_ERROR_OUT_OF_MEMORY) {
+        out_of_memory = true;  // a later algorithm may need less
+        continue;
+      }
+      if (s != AXLE_OK) return plugin::fail(k.c, s, last_error_text() ? last_error_text() : "cached_malloc failed");
+    }
+    axle_status s = set_math(k, a.math);
+    const char* what = k.transposed ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward";
+    if (s == AXLE_OK) s = check_cudnn(execute(k, a, workspace), what, k.c);
+    // Enqueued work keeps the block: the allocator reuses it only after the
+    // legacy default stream, which orders the plugin's streams, passed this point.
+    cached_free(k.device, workspace);
+    if (s != AXLE_DECLINED) return s;
+    forget_algo(k.key, a.algo);
+  }
+  if (out_of_memory)
+    return plugin::fail(k.c, AXLE_ERROR_OUT_OF_MEMORY,
+                        last_error_text() ? last_error_text() : "out of memory for a cuDNN workspace");
+  return AXLE_DECLINED;
+}
+
+// out += bias over dim 1, with the elementwise kernel (dtypes cudnnAddTensor lacks).
+axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_view& bias,
+                                 const axle_tensor_view& out) {
+  Indexing ix;
+  ix.ndim = out.ndim;
+  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
+  for (int32_t d = 0; d < out.ndim; ++d) {
+    ix.sizes[d] = out.sizes[d];
+    ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
+    ix.strides[2][d] = d == 1 && bias.sizes[0] != 1 ? bias.strides[0] * esize : 0;
+  }
+  const Operand o{out.data, out.dtype}, b{bias.data, bias.dtype};
+  const Compute compute = out.dtype == AXLE_DTYPE_FLOAT64 ? Compute::Double : Compute::Float;
+  const int e = launch_elementwise(Op::Add, compute, ix, plugin::numel(out), o, o, b, 1.0, c->stream);
+  return check(static_cast<cudaError_t>(e), "convolution bias", c);
+}
+
+// out (described by k.out) += bias broadcast over N and the spatial dims.
+axle_status add_bias(const Conv& k, const axle_tensor_view& bias, const axle_tensor_view& out) {
+  const int channels = static_cast<int>(bias.sizes[0]);
+  const int stride = channels == 1 ? 1 : static_cast<int>(bias.strides[0]);
+  Nchw b;
+  b.sizes[1] = channels;
+  b.strides[0] = channels * stride;
+  b.strides[1] = stride;
+  TensorDescriptor desc;
+  if (axle_status s = set_tensor(desc, k.policy.data, b, k.c)) return s;
+  const void* one = cudnn_one(k.policy.data);
+  const axle_status s = check_cudnn(cudnnAddTensor(k.handle, one, desc.get(), bias.data, one, k.out.get(), out.data),
+                                    "cudnnAddTensor", k.c);
+  return s == AXLE_DECLINED ? add_bias_elementwise(k.c, bias, out) : s;
+}
+
+// The bias argument, or NULL for None.
+const axle_tensor_view* bias_arg(const axle_kernel_call* c) {
+  if (arg_is_none(c, 2) || c->args[2].tag != AXLE_VALUE_TENSOR) return nullptr;
+  const axle_tensor_view& b = arg_tensor(c, 2);
+  return b.ndim >= 0 && b.data ? &b : nullptr;
+}
+
+// Everything cuDNN needs besides the descriptors; false: declined.
+bool conv_shape(const axle_kernel_call* c, bool transposed, const axle_tensor_view* bias, ConvShape* s) {
+  const axle_tensor_view &in = arg_tensor(c, 0), &wt = arg_tensor(c, 1), &out = c->outputs[0];
+  const int spatial = in.ndim - 2;
+  if (!read_geometry(c, transposed, spatial, s)) return false;
+  if (!as_nchw(in, 2, &s->in) || !as_nchw(wt, 2, &s->weight) || !as_nchw(out, 2, &s->out)) return false;
+  if (!s->out.non_overlapping() || !consistent(*s, transposed) || !weight_layout(*s, &s->weight_nhwc)) return false;
+  if (!bias) return true;
+  const int64_t channels = out.sizes[1];
+  return bias->ndim == 1 && bias->sizes[0] == channels && bias->strides[0] > 0 &&
+         channels * bias->strides[0] < INT_MAX;
+}
+
+bool same_placement(const axle_tensor_view& a, const axle_tensor_view& out) {
+  return a.dtype == out.dtype && a.device_index == out.device_index && !overlap(a, out);
+}
+
+// convolution.out(input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups, *, out)
+axle_status convolution(void*, const axle_kernel_call* c) {
+  const axle_tensor_view &in = arg_tensor(c, 0), &wt = arg_tensor(c, 1), &out = c->outputs[0];
+  const axle_tensor_view* bias = bias_arg(c);
+  Conv k;
+  k.c = c;
+  k.device = out.device_index;
+  k.transposed = arg_bool(c, 6);
+  if ((in.ndim != 3 && in.ndim != 4) || wt.ndim != in.ndim || out.ndim != in.ndim ||
+      !conv_policy(c, out.dtype, &k.policy) || !same_placement(in, out) || !same_placement(wt, out) ||
+      (bias && !same_placement(*bias, out)))
+    return AXLE_DECLINED;
+  if (plugin::numel(out) == 0) return AXLE_OK;
+  if (plugin::numel(in) == 0 || plugin::numel(wt) == 0) return AXLE_DECLINED;  // out = bias: the reference's job
+  ConvShape s;
+  if (!conv_shape(c, k.transposed, bias, &s)) return AXLE_DECLINED;
+  DeviceGuard guard(k.device);
+  if (!guard.ok()) return check(cudaSetDevice(k.device), "cudaSetDevice", c);
+  if (axle_status st = cudnn_handle(k.device, c, &k.handle)) return st;
+  if (axle_status st = describe(k, s)) return st;
+  k.in_data = in.data;
+  k.weight_data = wt.data;
+  k.out_data = out.data;
+  k.key = conv_key(k, s);
+  std::vector<Algo> algos;
+  if (axle_status st = candidates(k, &algos)) return st;
+  if (axle_status st = run_conv(k, algos)) return st;
+  return bias ? add_bias(k, *bias, out) : AXLE_OK;
+}
+
+// ---------------------------------------------------------------- pooling
+
+// max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) and
+// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+// divisor_override); the shape functions have expanded the int lists to two.
+struct PoolShape {
+  Nchw in, out;
+  int kernel[2] = {1, 1}, stride[2] = {1, 1}, pad[2] = {0, 0};
+};
+
+bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
+  const auto kernel = ints(c, 1), stride = ints(c, 2), padding = ints(c, 3);
+  const std::vector<int64_t> dilation = max ? ints(c, 4) : std::vector<int64_t>{1};
+  for (int d = 0; d < 2; ++d) {
+    int dil = 0;
+    if (!list_at(kernel, d, &s->kernel[d]) || !list_at(stride, d, &s->stride[d]) ||
+        !list_at(padding, d, &s->pad[d]) || !list_at(dilation, d, &dil) || dil != 1 || s->kernel[d] < 1 ||
+        s->stride[d] < 1 || 2 * s->pad[d] > s->kernel[d])
+      return false;
+  }
+  if (!as_nchw(arg_tensor(c, 0), 0, &s->in) || !as_nchw(c->outputs[0], 0, &s->out) || !s->out.non_overlapping())
+    return false;
+  for (int k = 2; k < 4; ++k) {  // cuDNN's output size (floor mode)
+    const int d = k - 2;
+    const int64_t padded = int64_t{s->in.sizes[k]} + 2 * int64_t{s->pad[d]};
+    if (padded < s->kernel[d] || (padded - s->kernel[d]) / s->stride[d] + 1 != s->out.sizes[k]) return false;
+  }
+  return s->in.sizes[0] == s->out.sizes[0] && s->in.sizes[1] == s->out.sizes[1];
+}
+
+axle_status pool(const axle_kernel_call* c, bool max) {
+  const axle_tensor_view &in = arg_tensor(c, 0), &out = c->outputs[0];
+  cudnnDataType_t dt;
+  if (arg_bool(c, max ? 5 : 4) || (!max && !arg_is_none(c, 6)) || in.ndim != out.ndim ||
+      !cudnn_dtype(out.dtype, &dt) || !same_placement(in, out))
+    return AXLE_DECLINED;
+  if (plugin::numel(out) == 0) return AXLE_OK;
+  PoolShape s;
+  if (!pool_shape(c, max, &s)) return AXLE_DECLINED;
+  const cudnnPoolingMode_t mode = max              ? CUDNN_POOLING_MAX_DETERMINISTIC
+                                  : arg_bool(c, 5) ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
+                                                   : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
+  DeviceGuard guard(out.device_index);
+  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  cudnnHandle_t h = nullptr;
+  if (axle_status st = cudnn_handle(out.device_index, c, &h)) return st;
+  TensorDescriptor x, y;
+  PoolingDescriptor p;
+  if (axle_status st = set_tensor(x, dt, s.in, c)) return st;
+  if (axle_status st = set_tensor(y, dt, s.out, c)) return st;
+  if (axle_status st = check_cudnn(p.create(), "cudnnCreatePoolingDescriptor", c)) return st;
+  // torch's max pooling returns NaN for a window holding one; a NaN reaches an average through its sum.
+  if (axle_status st = check_cudnn(cudnnSetPooling2dDescriptor(p.get(), mode, CUDNN_PROPAGATE_NAN, s.kernel[0],
+                                                               s.kernel[1], s.pad[0], s.pad[1], s.stride[0],
+                                                               s.stride[1]),
+                                   "cudnnSetPooling2dDescriptor", c))
+    return st;
+  return check_cudnn(cudnnPoolingForward(h, p.get(), cudnn_one(dt), x.get(), in.data, cudnn_zero(dt), y.get(),
+                                         out.data),
+                     "cudnnPoolingForward", c);
+}
+
+axle_status max_pool2d(void*, const axle_kernel_call* c) { return pool(c, true); }
+axle_status avg_pool2d(void*, const axle_kernel_call* c) { return pool(c, false); }
+
+const KernelEntry kKernels[] = {
+    {"convolution.out", &convolution, AXLE_HERE},
+    {"max_pool2d", &max_pool2d, AXLE_HERE},
+    {"avg_pool2d", &avg_pool2d, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_conv_pool(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
+
+}  // namespace axle::cuda
