@@ -261,6 +261,18 @@ struct PluginManager::Impl {
     r.info.path = path.string();
     fs::path manifest = path;
     manifest.replace_extension(".json");
+    // A world-writable library or manifest in a safe folder can be replaced by
+    // anyone just the same: refused on the same terms as a world-writable folder.
+    if (!effective_config().allow_world_writable_plugin_paths.value_or(false))
+      for (const fs::path& f : {path, manifest}) {
+        std::error_code ec;
+        const fs::perms perms = fs::status(f, ec).permissions();
+        if (!ec && fs::exists(f, ec) && (perms & fs::perms::others_write) != fs::perms::none) {
+          reject(r, f.string() + " is world-writable (set allow_world_writable_plugin_paths to true in the "
+                                 "configuration to allow it)");
+          return &r;
+        }
+      }
     if (fs::exists(manifest)) {
       r.manifest_path = manifest.string();
       r.info.has_manifest = true;

@@ -134,10 +134,14 @@ axle_status cached_free(int device, void* ptr) {
     b.ready = nullptr;
     cudaGetLastError();
   }
-  if (b.ready && cudaEventRecord(b.ready, nullptr) != cudaSuccess) {  // the legacy default stream
+  // Recorded on the legacy default stream, the event completes after all work
+  // queued so far on every (blocking) stream of the device. Without an event the
+  // block is made safe by waiting for the device: a block without `ready` is
+  // reusable at once, so it must not be pending behind queued kernels.
+  if (!b.ready || cudaEventRecord(b.ready, nullptr) != cudaSuccess) {
     cudaGetLastError();
-    cudaDeviceSynchronize();  // cannot order: make the block safe now
-    c.spare_events.push_back(b.ready);
+    cudaDeviceSynchronize();
+    if (b.ready) c.spare_events.push_back(b.ready);
     b.ready = nullptr;
   }
   c.pending.emplace_back(ptr, b);

@@ -51,6 +51,14 @@ if echo "$out" | grep "^  arena " >/dev/null; then echo "a world-writable folder
 echo '{"allow_world_writable_plugin_paths": true}' >"$ww.json"
 AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG="$ww.json" "$axle" info | grep "^  arena " >/dev/null ||
   { echo "allow_world_writable_plugin_paths did not allow the folder"; exit 1; }
+# So is a world-writable library in a safe folder: rejected, with the reason in `axle info`.
+chmod 755 "$ww"
+chmod 666 "$ww/axle_arena.so"
+out=$(AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG= "$axle" info 2>&1)
+echo "$out" | grep "axle_arena.so is world-writable" >/dev/null ||
+  { echo "a world-writable plugin file was not rejected: $out"; exit 1; }
+AXLE_PLUGIN_PATH="$ww" AXLE_CONFIG="$ww.json" "$axle" info | grep "^  arena " >/dev/null ||
+  { echo "allow_world_writable_plugin_paths did not allow the file"; exit 1; }
 rm -rf "$ww" "$ww.json"
 # Golden shapes of every --json output (keys and value types; tests/tools/golden).
 here=$(cd "$(dirname "$0")" && pwd)
