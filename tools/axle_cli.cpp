@@ -54,6 +54,16 @@ json plugin_json(const axle::PluginInfo& p) {
           {"reason", p.reason}};
 }
 
+// One configuration entry as JSON / as a text line (`axle info`, `axle config show`).
+json config_entry_json(const axle::ConfigEntry& e) {
+  return {{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
+          {"source", e.source}};
+}
+void print_config_entry(const char* indent, const axle::ConfigEntry& e) {
+  std::printf("%s%-36s %-24s %s%s%s\n", indent, e.key.c_str(), e.value.c_str(), axle::config_layer_name(e.layer),
+              e.source.empty() ? "" : " ", e.source.c_str());
+}
+
 int cmd_info(bool as_json) {
   const auto paths = axle::plugin_search_path();
   const auto devs = axle::devices(true);
@@ -74,9 +84,7 @@ int cmd_info(bool as_json) {
     j["fallbacks"] = json::array();
     for (const auto& f : fallbacks) j["fallbacks"].push_back({{"op", f.op}, {"device", f.device}, {"count", f.count}});
     j["config"] = json::array();
-    for (const auto& e : config)
-      j["config"].push_back({{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
-                             {"source", e.source}});
+    for (const auto& e : config) j["config"].push_back(config_entry_json(e));
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -104,8 +112,7 @@ int cmd_info(bool as_json) {
   for (const auto& e : config) {
     if (e.layer == axle::ConfigLayer::Defaults) continue;
     any = true;
-    std::printf("  %-36s %-20s %s%s%s\n", e.key.c_str(), e.value.c_str(), axle::config_layer_name(e.layer),
-                e.source.empty() ? "" : " ", e.source.c_str());
+    print_config_entry("  ", e);
   }
   if (!any) std::printf("  (built-in defaults only)\n");
   std::printf("\nhost fallback counters:%s\n", fallbacks.empty() ? " none" : "");
@@ -215,15 +222,11 @@ int main(int argc, char** argv) {
       const auto entries = axle::config_sources();
       if (as_json) {
         json out = json::array();
-        for (const auto& e : entries)
-          out.push_back({{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
-                         {"source", e.source}});
+        for (const auto& e : entries) out.push_back(config_entry_json(e));
         std::printf("%s\n", out.dump(1).c_str());
       } else {
         std::printf("%-36s %-24s %s\n", "key", "value", "from");
-        for (const auto& e : entries)
-          std::printf("%-36s %-24s %s%s%s\n", e.key.c_str(), e.value.c_str(), axle::config_layer_name(e.layer),
-                      e.source.empty() ? "" : " ", e.source.c_str());
+        for (const auto& e : entries) print_config_entry("", e);
       }
       return 0;
     }
