@@ -17,10 +17,13 @@ using plugin::arg_tensor;
 
 // Runs `alg` with (alpha, beta) from input 0 into output 0 as flat memory.
 axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha, float beta) {
+  // The size check first: it declines most small calls before any Shape (two
+  // heap vectors each) is built.
+  const int64_t n = plugin::numel(c->outputs[0]);
+  if (n < dnnl_min_elements() || n == 0) return AXLE_DECLINED;
   const Shape in = Shape::of(arg_tensor(c, 0)), out = Shape::of(c->outputs[0]);
-  const int64_t n = in.numel();
-  if (n < dnnl_min_elements() || n == 0 || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) ||
-      !in.same_layout(out) || !in.is_dense())
+  if (in.numel() != n || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) || !in.same_layout(out) ||
+      !in.is_dense())
     return AXLE_DECLINED;
   Shape flat;
   flat.dims = {n};
