@@ -75,7 +75,7 @@ void release(DeviceCache& c) {
 
 axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
   DeviceGuard guard(device);
-  if (!guard.ok()) return check(cudaSetDevice(device), "cudaSetDevice");
+  if (axle_status s = guard.status()) return s;
   DeviceCache& c = cache(device);
   const size_t size = round_size(nbytes);
   std::lock_guard lock(c.mutex);
@@ -115,6 +115,7 @@ axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
 axle_status cached_free(int device, void* ptr) {
   if (!ptr) return AXLE_OK;
   DeviceGuard guard(device);
+  if (axle_status s = guard.status()) return s;
   DeviceCache& c = cache(device);
   std::lock_guard lock(c.mutex);
   auto it = c.live.find(ptr);
@@ -161,6 +162,7 @@ axle_status allocator_stats(int device, axle_allocator_stats* s) {
 
 axle_status empty_cache(int device) {
   DeviceGuard guard(device);
+  if (axle_status s = guard.status()) return s;
   DeviceCache& c = cache(device);
   std::lock_guard lock(c.mutex);
   release(c);

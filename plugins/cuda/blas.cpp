@@ -95,6 +95,7 @@ axle_status gemm(const axle_kernel_call* c, const axle_tensor_view& a, const axl
   const int64_t lim = int64_t{1} << 31;
   if (m >= lim || n >= lim || k >= lim || ma.ld >= lim || mw.ld >= lim) return AXLE_DECLINED;
   DeviceGuard guard(out.device_index);
+  if (axle_status s = guard.status(c)) return s;
   axle_status status = AXLE_OK;
   cublasHandle_t h = handle(out.device_index, c, &status);
   if (!h) return status;

@@ -465,7 +465,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   ConvShape s;
   if (!conv_shape(c, k.transposed, bias, &s)) return AXLE_DECLINED;
   DeviceGuard guard(k.device);
-  if (!guard.ok()) return check(cudaSetDevice(k.device), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   if (axle_status st = cudnn_handle(k.device, c, &k.handle)) return st;
   if (axle_status st = describe(k, s)) return st;
   k.in_data = in.data;
@@ -521,7 +521,7 @@ axle_status pool(const axle_kernel_call* c, bool max) {
                                   : arg_bool(c, 5) ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
                                                    : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   cudnnHandle_t h = nullptr;
   if (axle_status st = cudnn_handle(out.device_index, c, &h)) return st;
   TensorDescriptor x, y;

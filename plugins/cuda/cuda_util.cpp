@@ -51,9 +51,12 @@ const Devices& devices() {
 const std::string& unavailable_reason() { return devices().reason; }
 int device_count() { return devices().count; }
 
-DeviceGuard::DeviceGuard(int index) {
+DeviceGuard::DeviceGuard(int index) : index_(index) {
   if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
   ok_ = previous_ == index || cudaSetDevice(index) == cudaSuccess;
+}
+axle_status DeviceGuard::status(const axle_kernel_call* call) const {
+  return ok_ ? AXLE_OK : check(cudaSetDevice(index_), "cudaSetDevice", call);
 }
 DeviceGuard::~DeviceGuard() {
   int now = -1;

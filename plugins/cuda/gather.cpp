@@ -59,7 +59,7 @@ axle_status index_select(void*, const axle_kernel_call* c) {
   int64_t dim = arg_int(c, 1);
   if (dim < 0) dim += self.ndim;
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   if (axle_status s = check_range(c, "index_select()", index, dim, self.sizes[dim])) return s;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= self.sizes[d];
@@ -83,7 +83,7 @@ axle_status gather(void*, const axle_kernel_call* c) {
   int64_t dim = arg_int(c, 1);
   if (dim < 0) dim += self.ndim;
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   if (axle_status s = check_range(c, "gather()", index, dim, self.sizes[dim])) return s;
   GatherShape shape;
   shape.ndim = self.ndim;
@@ -204,7 +204,7 @@ axle_status scatter(void*, const axle_kernel_call* c) {
     }
 
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   if (axle_status s = check_range(c, M == ScatterMode::Add ? "scatter_add()" : "scatter()", index, dim, dim_size))
     return s;
   Scratch scratch{out.device_index, nullptr};

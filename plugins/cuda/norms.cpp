@@ -24,6 +24,7 @@ axle_status softmax_impl(const axle_kernel_call* c, bool log) {
   if (n == 0) return AXLE_OK;
   if (x.ndim == 0) {  // one element: the dim is the element itself
     DeviceGuard guard(y.device_index);
+    if (axle_status s = guard.status(c)) return s;
     return check(static_cast<cudaError_t>(launch_softmax(x.dtype, y.dtype, x.data, y.data, 1, 1, 1, log, c->stream)),
                  c->op_name, c);
   }
@@ -32,7 +33,7 @@ axle_status softmax_impl(const axle_kernel_call* c, bool log) {
   for (int64_t d = 0; d < dim; ++d) outer *= x.sizes[d];
   for (int64_t d = dim + 1; d < x.ndim; ++d) inner *= x.sizes[d];
   DeviceGuard guard(y.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(y.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   const int e = launch_softmax(x.dtype, y.dtype, x.data, y.data, outer, x.sizes[dim], inner, log, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
@@ -62,7 +63,7 @@ axle_status norm_impl(const axle_kernel_call* c, bool rms) {
   }
   const double eps = arg_double(c, rms ? 3 : 4);
   DeviceGuard guard(y.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(y.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   const int e = launch_norm(rms, x.dtype, x.data, param[0], param[1], y.data, n / cols, cols, eps, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }

@@ -39,7 +39,7 @@ axle_status draw(const axle_kernel_call* c, RandomKind kind, int gen, int64_t lo
   const int64_t n = plugin::numel(out);
   if (n == 0) return AXLE_OK;
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   const uint64_t seed = static_cast<uint64_t>(g.u.ints.items[0]), offset = static_cast<uint64_t>(g.u.ints.items[1]);
   const int e = launch_random(kind, out.dtype, out.data, n, layout, seed, offset, low, range, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);

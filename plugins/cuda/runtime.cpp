@@ -52,6 +52,7 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
   if (axle_status s = check_index(index)) return s;
   if (nbytes == 0) return AXLE_OK;
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   const cudaMemcpyKind k = kind == AXLE_COPY_HOST_TO_DEVICE   ? cudaMemcpyHostToDevice
                            : kind == AXLE_COPY_DEVICE_TO_HOST ? cudaMemcpyDeviceToHost
                                                               : cudaMemcpyDeviceToDevice;
@@ -62,12 +63,14 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
 axle_status synchronize(void*, int32_t index) {
   if (axle_status s = check_index(index)) return s;
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 axle_status stream_create(void*, int32_t index, axle_stream* s) {
   if (axle_status st = check_index(index)) return st;
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   cudaStream_t cs = nullptr;
   // Blocking: ordered with the legacy default stream (see allocator.h).
   if (axle_status st = check(cudaStreamCreate(&cs), "cudaStreamCreate")) return st;
@@ -76,15 +79,18 @@ axle_status stream_create(void*, int32_t index, axle_stream* s) {
 }
 axle_status stream_destroy(void*, int32_t index, axle_stream s) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaStreamDestroy(to_cuda(s)), "cudaStreamDestroy");
 }
 axle_status stream_synchronize(void*, int32_t index, axle_stream s) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaStreamSynchronize(to_cuda(s)), "cudaStreamSynchronize");
 }
 axle_status event_create(void*, int32_t index, axle_event* e) {
   if (axle_status st = check_index(index)) return st;
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   cudaEvent_t ce = nullptr;
   if (axle_status st = check(cudaEventCreateWithFlags(&ce, cudaEventDisableTiming), "cudaEventCreate")) return st;
   *e = ce;
@@ -92,18 +98,22 @@ axle_status event_create(void*, int32_t index, axle_event* e) {
 }
 axle_status event_destroy(void*, int32_t index, axle_event e) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaEventDestroy(static_cast<cudaEvent_t>(e)), "cudaEventDestroy");
 }
 axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaEventRecord(static_cast<cudaEvent_t>(e), to_cuda(s)), "cudaEventRecord");
 }
 axle_status event_synchronize(void*, int32_t index, axle_event e) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize");
 }
 axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
   DeviceGuard guard(index);
+  if (axle_status st = guard.status()) return st;
   return check(cudaStreamWaitEvent(to_cuda(s), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
 }
 axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
