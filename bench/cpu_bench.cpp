@@ -9,6 +9,8 @@
 // {"case", "threads", "unit", "axle", "raw"} with throughputs (higher is better).
 #include <axle/axle.h>
 
+#include "bench_util.h"
+
 #include <oneapi/dnnl/dnnl.hpp>
 #include <omp.h>
 
@@ -31,28 +33,8 @@ bool g_quick = false;
 std::string g_only;  // --only PREFIX: run the cases whose name starts with it
 bool wanted(const std::string& name) { return name.rfind(g_only, 0) == 0; }
 
-// Median seconds per call of `a` and of `b`, measured in alternating rounds
-// (7, or 3 with --quick; each round >= ~50 ms per side) so that the machine's
-// noise (a shared VM) hits both sides alike.
 std::pair<double, double> paired(const std::function<void()>& a, const std::function<void()>& b) {
-  for (int i = 0; i < 2; ++i) a(), b();  // warm up: primitive creation, page faults
-  const auto t0 = std::chrono::steady_clock::now();
-  b();
-  const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const int iters = std::max(1, static_cast<int>(0.05 / std::max(once, 1e-9)));
-  auto time = [&](const std::function<void()>& f) {
-    const auto s = std::chrono::steady_clock::now();
-    for (int i = 0; i < iters; ++i) f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count() / iters;
-  };
-  std::vector<double> sa, sb;
-  for (int r = 0; r < (g_quick ? 3 : 7); ++r) {
-    sa.push_back(time(a));
-    sb.push_back(time(b));
-  }
-  std::sort(sa.begin(), sa.end());
-  std::sort(sb.begin(), sb.end());
-  return {sa[sa.size() / 2], sb[sb.size() / 2]};
+  return bench::paired(a, b, g_quick ? 3 : 7);
 }
 
 int g_threads = 1;

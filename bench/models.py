@@ -22,9 +22,13 @@ over) one thread pool and one set of kernels, and the numbers would not mean
 what they claim.  Threads are set per worker: torch.set_num_threads(N), and for
 axle a JSON config {"cpu": {"threads": N}} named by AXLE_CONFIG before import.
 
+With --device cuda both libraries run on cuda:0 (parameters copied there
+once; each timed loop ends with a device synchronize) and the target is
+<= 1.0x torch at every batch (issue 6); threads then only size the host pools.
+
 Usage:
-  python3 bench/models.py [--threads 1,2] [--json] [--pythonpath DIR]
-  python3 bench/models.py --worker {torch|axle} --threads N --weights W.npz --out R.npz
+  python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--json] [--pythonpath DIR]
+  python3 bench/models.py --worker {torch|axle} --threads N --device D --weights W.npz --out R.npz
 """
 import argparse
 import atexit
@@ -115,12 +119,15 @@ MODEL_FNS = {"mlp": mlp, "cnn": cnn, "transformer": transformer}
 
 # ---------------------------------------------------------------- worker
 
-def time_forward(fn, budget_s):
-    """Median seconds per call over REPEATS loops of k calls each."""
+def time_forward(fn, budget_s, sync):
+    """Median seconds per call over REPEATS loops of k calls each (`sync` ends
+    each loop inside the timing: asynchronous devices finish their queue)."""
     for _ in range(WARMUP):
         fn()
+    sync()
     t0 = time.perf_counter()
     fn()
+    sync()
     one = max(time.perf_counter() - t0, 1e-6)
     k = max(1, math.ceil(MIN_REPEAT_S / one))
     k = max(1, min(k, int(budget_s / REPEATS / one)))  # cap total time per model
@@ -129,16 +136,18 @@ def time_forward(fn, budget_s):
         t0 = time.perf_counter()
         for _ in range(k):
             fn()
+        sync()
         runs.append((time.perf_counter() - t0) / k)
     return statistics.median(runs)
 
 
-def worker(lib, threads, weights_path, out_path):
+def worker(lib, threads, device, weights_path, out_path):
     if lib == "torch":
         import torch as L
         import torch.nn.functional as F
         L.set_num_threads(threads)
-        to_lib, to_np, ctx = L.from_numpy, (lambda t: t.numpy()), L.inference_mode
+        ctx = L.inference_mode
+        sync = L.cuda.synchronize if device != "cpu" else (lambda: None)
     else:
         # axle takes its thread count from the config file named by AXLE_CONFIG;
         # set it before importing.  The file is read lazily (on first use, not
@@ -151,18 +160,19 @@ def worker(lib, threads, weights_path, out_path):
         import contextlib
         import axle as L
         import axle.nn.functional as F
-        to_lib, to_np, ctx = L.from_numpy, (lambda t: t.numpy()), contextlib.nullcontext
+        ctx = contextlib.nullcontext
+        sync = (lambda: L.synchronize(device)) if device != "cpu" else (lambda: None)
     data = np.load(weights_path)
-    p = {name: to_lib(np.ascontiguousarray(data[name])) for name in data.files}
+    p = {name: L.from_numpy(np.ascontiguousarray(data[name])).to(device) for name in data.files}
     result = {}
     with ctx():
         for model in MODELS:
             for b in BATCHES:
                 x = p[f"in.{model}.{b}"]
                 fn = lambda: MODEL_FNS[model](F, L, p, x)  # noqa: E731
-                result[f"{model}.{b}.out"] = np.array(to_np(fn()))
+                result[f"{model}.{b}.out"] = np.array(fn().cpu().numpy())
                 result[f"{model}.{b}.sec"] = np.float64(
-                    time_forward(fn, MODEL_BUDGET_S / len(BATCHES)))
+                    time_forward(fn, MODEL_BUDGET_S / len(BATCHES), sync))
     np.savez(out_path, **result)
 
 
@@ -174,14 +184,14 @@ def thread_env(threads):
     return {k: str(threads) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
-def run_worker(lib, threads, weights, pythonpath, tmp):
+def run_worker(lib, threads, device, weights, pythonpath, tmp):
     out = os.path.join(tmp, f"{lib}-{threads}.npz")
     env = dict(os.environ, **thread_env(threads))
     if lib == "axle":
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, env.get("PYTHONPATH")]))
         env["AXLE_PLUGIN_PATH"] = ""
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", lib,
-           "--threads", str(threads), "--weights", weights, "--out", out]
+           "--threads", str(threads), "--device", device, "--weights", weights, "--out", out]
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"{lib} worker (threads={threads}) failed:\n{res.stderr}")
@@ -195,20 +205,20 @@ def compare(a, t):
     return float(np.max(np.abs(a - t))), bool(np.allclose(a, t, rtol=1e-3, atol=1e-4))
 
 
-def driver(threads_list, as_json, pythonpath):
+def driver(threads_list, device, as_json, pythonpath):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         weights = os.path.join(tmp, "weights.npz")
         np.savez(weights, **make_weights())
         for n in threads_list:
-            res = {lib: run_worker(lib, n, weights, pythonpath, tmp) for lib in ("torch", "axle")}
+            res = {lib: run_worker(lib, n, device, weights, pythonpath, tmp) for lib in ("torch", "axle")}
             for model in MODELS:
                 for b in BATCHES:
                     t_s = float(res["torch"][f"{model}.{b}.sec"])
                     a_s = float(res["axle"][f"{model}.{b}.sec"])
                     diff, ok = compare(res["axle"][f"{model}.{b}.out"], res["torch"][f"{model}.{b}.out"])
-                    target = 0.8 if b == 1 else 1.0
-                    rows.append(dict(model=model, batch=b, threads=n, torch_ms=t_s * 1e3,
+                    target = 0.8 if b == 1 and device == "cpu" else 1.0
+                    rows.append(dict(model=model, batch=b, threads=n, device=device, torch_ms=t_s * 1e3,
                                      axle_ms=a_s * 1e3, ratio=a_s / t_s, target=target,
                                      met=a_s / t_s <= target, max_abs_diff=diff, match=ok))
     if as_json:
@@ -230,6 +240,7 @@ def main():
     ap.add_argument("--worker", choices=("torch", "axle"))
     ap.add_argument("--threads", default="1,2",
                     help="driver: comma-separated list; worker: one count")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (cuda:0) for issue 6's GPU rows")
     ap.add_argument("--weights")
     ap.add_argument("--out")
     ap.add_argument("--json", action="store_true", help="print a JSON list of rows")
@@ -240,9 +251,9 @@ def main():
     if args.worker:
         if not (args.weights and args.out):
             ap.error("--worker needs --weights and --out")
-        worker(args.worker, int(args.threads), args.weights, args.out)
+        worker(args.worker, int(args.threads), args.device, args.weights, args.out)
     else:
-        driver([int(n) for n in args.threads.split(",")], args.json, args.pythonpath)
+        driver([int(n) for n in args.threads.split(",")], args.device, args.json, args.pythonpath)
 
 
 if __name__ == "__main__":
