@@ -90,6 +90,59 @@ int with_floating_type(axle_dtype dt, F&& f) {
 template <typename In, typename Out>
 using AccType = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<Out, double>, double, float>;
 
+// ---- Any-dtype element access (reduce.cu, scan.cu), converting as the reference
+// does: to floating by value, floating to integral truncating toward zero, to
+// bool testing non-zero. L (loads) is float, double, int64_t, uint64_t or bool.
+template <typename L, typename T>
+__device__ __forceinline__ L convert_elem(T v) {
+  if constexpr (std::is_same_v<T, __half>) return convert_elem<L>(__half2float(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return convert_elem<L>(__bfloat162float(v));
+  else if constexpr (std::is_same_v<L, bool>) return v != T(0);
+  else if constexpr (std::is_floating_point_v<L>) return static_cast<L>(v);
+  else return static_cast<L>(static_cast<int64_t>(v));
+}
+template <typename L>
+__device__ __forceinline__ L load_dtype(const void* p, int64_t i, axle_dtype dt) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32: return convert_elem<L>(static_cast<const float*>(p)[i]);
+    case AXLE_DTYPE_FLOAT64: return convert_elem<L>(static_cast<const double*>(p)[i]);
+    case AXLE_DTYPE_FLOAT16: return convert_elem<L>(static_cast<const __half*>(p)[i]);
+    case AXLE_DTYPE_BFLOAT16: return convert_elem<L>(static_cast<const __nv_bfloat16*>(p)[i]);
+    case AXLE_DTYPE_INT8: return convert_elem<L>(static_cast<const int8_t*>(p)[i]);
+    case AXLE_DTYPE_UINT8: return convert_elem<L>(static_cast<const uint8_t*>(p)[i]);
+    case AXLE_DTYPE_INT16: return convert_elem<L>(static_cast<const int16_t*>(p)[i]);
+    case AXLE_DTYPE_INT32: return convert_elem<L>(static_cast<const int32_t*>(p)[i]);
+    case AXLE_DTYPE_INT64: return convert_elem<L>(static_cast<const int64_t*>(p)[i]);
+    case AXLE_DTYPE_BOOL: return convert_elem<L>(static_cast<const uint8_t*>(p)[i] != 0);
+    default: return L{};
+  }
+}
+// Stores v (float, double, an integer or bool) as element i of dtype dt.
+template <typename T, typename V>
+__device__ __forceinline__ T convert_out(V v) {
+  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(convert_out<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(convert_out<float>(v));
+  else if constexpr (std::is_same_v<T, bool>) return v != V(0);
+  else if constexpr (std::is_floating_point_v<T> && std::is_floating_point_v<V>) return static_cast<T>(v);
+  else return static_cast<T>(static_cast<int64_t>(v));
+}
+template <typename V>
+__device__ __forceinline__ void store_dtype(void* p, int64_t i, axle_dtype dt, V v) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32: static_cast<float*>(p)[i] = convert_out<float>(v); break;
+    case AXLE_DTYPE_FLOAT64: static_cast<double*>(p)[i] = convert_out<double>(v); break;
+    case AXLE_DTYPE_FLOAT16: static_cast<__half*>(p)[i] = convert_out<__half>(v); break;
+    case AXLE_DTYPE_BFLOAT16: static_cast<__nv_bfloat16*>(p)[i] = convert_out<__nv_bfloat16>(v); break;
+    case AXLE_DTYPE_INT8: static_cast<int8_t*>(p)[i] = convert_out<int8_t>(v); break;
+    case AXLE_DTYPE_UINT8: static_cast<uint8_t*>(p)[i] = convert_out<uint8_t>(v); break;
+    case AXLE_DTYPE_INT16: static_cast<int16_t*>(p)[i] = convert_out<int16_t>(v); break;
+    case AXLE_DTYPE_INT32: static_cast<int32_t*>(p)[i] = convert_out<int32_t>(v); break;
+    case AXLE_DTYPE_INT64: static_cast<int64_t*>(p)[i] = convert_out<int64_t>(v); break;
+    case AXLE_DTYPE_BOOL: static_cast<uint8_t*>(p)[i] = convert_out<bool>(v) ? 1 : 0; break;
+    default: break;
+  }
+}
+
 inline unsigned row_grid(int64_t blocks) {
   return static_cast<unsigned>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
 }

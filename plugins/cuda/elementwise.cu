@@ -1,9 +1,15 @@
-// Elementwise kernels: one grid-stride kernel per compute type (float, double,
-// int64) that loads each operand in its own dtype, computes `op`, and stores in
-// the output's dtype. Strided and broadcast operands through byte strides
-// (64-bit index math: tensors beyond 2^31 elements work). Load/store follow
-// axle's reference semantics: float -> integer truncates toward zero,
-// saturating, NaN -> 0; 16-bit floats round to nearest even.
+// Elementwise kernels: one kernel per compute type (float, double, int64) and
+// indexing path that loads each operand in its own dtype, computes `op`, and
+// stores in the output's dtype. The launcher first collapses the dims
+// (collapse_dims), then picks a path:
+// - vector: one dim, every operand contiguous (or a broadcast single element)
+//   and aligned; each thread moves 4 elements with 8-32 byte loads and stores.
+// - strided, 32-bit: up to 2^31 - 1 elements; a division per dim beyond the
+//   first as a multiply-high and a shift (FastDivider), 64-bit byte offsets.
+// - strided, 64-bit: larger tensors, 64-bit division.
+// Load/store follow axle's reference semantics: float -> integer truncates
+// toward zero, saturating, NaN -> 0; 16-bit floats round to nearest even;
+// int64 -> float goes through double (the reference loads integers as double).
 #include "kernels.h"
 
 #include <cuda_bf16.h>
@@ -16,22 +22,10 @@
 namespace axle::cuda {
 namespace {
 
-template <typename C>
-__device__ __forceinline__ C load(const char* p, int32_t dt) {
-  switch (dt) {
-    case AXLE_DTYPE_FLOAT32: return static_cast<C>(*reinterpret_cast<const float*>(p));
-    case AXLE_DTYPE_FLOAT64: return static_cast<C>(*reinterpret_cast<const double*>(p));
-    case AXLE_DTYPE_FLOAT16: return static_cast<C>(__half2float(*reinterpret_cast<const __half*>(p)));
-    case AXLE_DTYPE_BFLOAT16: return static_cast<C>(__bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p)));
-    case AXLE_DTYPE_INT8: return static_cast<C>(*reinterpret_cast<const int8_t*>(p));
-    case AXLE_DTYPE_UINT8: return static_cast<C>(*reinterpret_cast<const uint8_t*>(p));
-    case AXLE_DTYPE_INT16: return static_cast<C>(*reinterpret_cast<const int16_t*>(p));
-    case AXLE_DTYPE_INT32: return static_cast<C>(*reinterpret_cast<const int32_t*>(p));
-    case AXLE_DTYPE_INT64: return static_cast<C>(*reinterpret_cast<const int64_t*>(p));
-    default: return static_cast<C>(*reinterpret_cast<const uint8_t*>(p) != 0);
-  }
-}
+constexpr int kThreads = 256;
+constexpr int kVec = 4;  // elements per thread of the vector path
 
+// ---------------------------------------------------------------- conversions
 template <typename C>
 __device__ __forceinline__ int64_t to_int64(C v) {
   if constexpr (std::is_integral_v<C>) {
@@ -41,6 +35,47 @@ __device__ __forceinline__ int64_t to_int64(C v) {
     if (v >= C(9.2233720368547758e18)) return INT64_MAX;
     if (v <= C(-9.2233720368547758e18)) return INT64_MIN;
     return static_cast<int64_t>(v);
+  }
+}
+
+// A loaded value as the compute type C.
+template <typename C, typename T>
+__device__ __forceinline__ C convert(T v) {
+  if constexpr (std::is_integral_v<C> && std::is_floating_point_v<T>) return to_int64(v);
+  else if constexpr (std::is_floating_point_v<C> && std::is_same_v<T, int64_t>)
+    return static_cast<C>(static_cast<double>(v));
+  else return static_cast<C>(v);
+}
+
+__device__ __forceinline__ float half_bits_to_float(uint32_t bits) {
+  __half_raw r;
+  r.x = static_cast<unsigned short>(bits & 0xffffu);
+  return __half2float(__half(r));
+}
+__device__ __forceinline__ float bf16_bits_to_float(uint32_t bits) { return __uint_as_float((bits & 0xffffu) << 16); }
+__device__ __forceinline__ uint32_t float_to_half_bits(float v) {
+  const __half_raw r = __float2half_rn(v);
+  return r.x;
+}
+__device__ __forceinline__ uint32_t float_to_bf16_bits(float v) {
+  const __nv_bfloat16_raw r = __float2bfloat16_rn(v);
+  return r.x;
+}
+
+// ---------------------------------------------------------------- loads and stores
+template <typename C>
+__device__ __forceinline__ C load(const char* p, int32_t dt) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32: return convert<C>(*reinterpret_cast<const float*>(p));
+    case AXLE_DTYPE_FLOAT64: return convert<C>(*reinterpret_cast<const double*>(p));
+    case AXLE_DTYPE_FLOAT16: return convert<C>(__half2float(*reinterpret_cast<const __half*>(p)));
+    case AXLE_DTYPE_BFLOAT16: return convert<C>(__bfloat162float(*reinterpret_cast<const __nv_bfloat16*>(p)));
+    case AXLE_DTYPE_INT8: return convert<C>(*reinterpret_cast<const int8_t*>(p));
+    case AXLE_DTYPE_UINT8: return convert<C>(*reinterpret_cast<const uint8_t*>(p));
+    case AXLE_DTYPE_INT16: return convert<C>(*reinterpret_cast<const int16_t*>(p));
+    case AXLE_DTYPE_INT32: return convert<C>(*reinterpret_cast<const int32_t*>(p));
+    case AXLE_DTYPE_INT64: return convert<C>(*reinterpret_cast<const int64_t*>(p));
+    default: return static_cast<C>(*reinterpret_cast<const uint8_t*>(p) != 0);
   }
 }
 
@@ -60,79 +95,576 @@ __device__ __forceinline__ void store(char* p, int32_t dt, C v) {
   }
 }
 
+// kVec consecutive elements at p (aligned to kVec element sizes).
 template <typename C>
-__device__ __forceinline__ C apply(Op op, C a, C b, C alpha) {
-  switch (op) {
-    case Op::Copy: return a;
-    case Op::Fill: return alpha;
-    case Op::Add: return a + alpha * b;
-    case Op::Sub: return a - alpha * b;
-    case Op::Mul: return a * b;
-    case Op::Div: return a / b;
-    case Op::Neg: return -a;
-    case Op::Relu: return a > C(0) ? a : (a == a ? C(0) : a);  // NaN propagates
-    default: break;
-  }
-  if constexpr (std::is_integral_v<C>) {
-    return a;  // integer compute serves Copy and Fill only
-  } else {
-    switch (op) {
-      case Op::Exp: return exp(a);
-      case Op::Log: return log(a);
-      case Op::Sqrt: return sqrt(a);
-      case Op::Abs: return fabs(a);
-      case Op::Sigmoid: return C(1) / (C(1) + exp(-a));
-      case Op::Tanh: return tanh(a);
-      case Op::Sin: return sin(a);
-      case Op::Cos: return cos(a);
-      default: return a;
+__device__ __forceinline__ void load_vec(const char* p, int32_t dt, C (&v)[kVec]) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32: {
+      const float4 q = *reinterpret_cast<const float4*>(p);
+      v[0] = convert<C>(q.x), v[1] = convert<C>(q.y), v[2] = convert<C>(q.z), v[3] = convert<C>(q.w);
+      break;
+    }
+    case AXLE_DTYPE_FLOAT64: {
+      const double2 q0 = reinterpret_cast<const double2*>(p)[0], q1 = reinterpret_cast<const double2*>(p)[1];
+      v[0] = convert<C>(q0.x), v[1] = convert<C>(q0.y), v[2] = convert<C>(q1.x), v[3] = convert<C>(q1.y);
+      break;
+    }
+    case AXLE_DTYPE_FLOAT16:
+    case AXLE_DTYPE_BFLOAT16: {
+      const uint2 q = *reinterpret_cast<const uint2*>(p);
+      const uint32_t bits[kVec] = {q.x, q.x >> 16, q.y, q.y >> 16};
+#pragma unroll
+      for (int j = 0; j < kVec; ++j)
+        v[j] = convert<C>(dt == AXLE_DTYPE_FLOAT16 ? half_bits_to_float(bits[j]) : bf16_bits_to_float(bits[j]));
+      break;
+    }
+    case AXLE_DTYPE_INT16: {
+      const uint2 q = *reinterpret_cast<const uint2*>(p);
+      const uint32_t bits[kVec] = {q.x, q.x >> 16, q.y, q.y >> 16};
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) v[j] = convert<C>(static_cast<int16_t>(static_cast<uint16_t>(bits[j])));
+      break;
+    }
+    case AXLE_DTYPE_INT32: {
+      const int4 q = *reinterpret_cast<const int4*>(p);
+      v[0] = convert<C>(q.x), v[1] = convert<C>(q.y), v[2] = convert<C>(q.z), v[3] = convert<C>(q.w);
+      break;
+    }
+    case AXLE_DTYPE_INT64: {
+      const longlong2 q0 = reinterpret_cast<const longlong2*>(p)[0], q1 = reinterpret_cast<const longlong2*>(p)[1];
+      v[0] = convert<C>(static_cast<int64_t>(q0.x)), v[1] = convert<C>(static_cast<int64_t>(q0.y));
+      v[2] = convert<C>(static_cast<int64_t>(q1.x)), v[3] = convert<C>(static_cast<int64_t>(q1.y));
+      break;
+    }
+    default: {  // int8, uint8, bool
+      const uint32_t q = *reinterpret_cast<const uint32_t*>(p);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const uint8_t byte = static_cast<uint8_t>(q >> (8 * j));
+        if (dt == AXLE_DTYPE_INT8) v[j] = convert<C>(static_cast<int8_t>(byte));
+        else if (dt == AXLE_DTYPE_UINT8) v[j] = convert<C>(byte);
+        else v[j] = static_cast<C>(byte != 0);
+      }
+      break;
     }
   }
 }
 
 template <typename C>
-__global__ void elementwise_kernel(Op op, Indexing ix, int64_t n, char* out, int32_t dout, const char* a, int32_t da,
-                                   const char* b, int32_t db, C alpha) {
+__device__ __forceinline__ void store_vec(char* p, int32_t dt, const C (&v)[kVec]) {
+  switch (dt) {
+    case AXLE_DTYPE_FLOAT32:
+      *reinterpret_cast<float4*>(p) = make_float4(static_cast<float>(v[0]), static_cast<float>(v[1]),
+                                                  static_cast<float>(v[2]), static_cast<float>(v[3]));
+      break;
+    case AXLE_DTYPE_FLOAT64:
+      reinterpret_cast<double2*>(p)[0] = make_double2(static_cast<double>(v[0]), static_cast<double>(v[1]));
+      reinterpret_cast<double2*>(p)[1] = make_double2(static_cast<double>(v[2]), static_cast<double>(v[3]));
+      break;
+    case AXLE_DTYPE_FLOAT16:
+    case AXLE_DTYPE_BFLOAT16: {
+      uint32_t bits[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float f = static_cast<float>(v[j]);
+        bits[j] = dt == AXLE_DTYPE_FLOAT16 ? float_to_half_bits(f) : float_to_bf16_bits(f);
+      }
+      *reinterpret_cast<uint2*>(p) = make_uint2(bits[0] | (bits[1] << 16), bits[2] | (bits[3] << 16));
+      break;
+    }
+    case AXLE_DTYPE_INT16: {
+      uint32_t bits[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) bits[j] = static_cast<uint16_t>(to_int64(v[j]));
+      *reinterpret_cast<uint2*>(p) = make_uint2(bits[0] | (bits[1] << 16), bits[2] | (bits[3] << 16));
+      break;
+    }
+    case AXLE_DTYPE_INT32:
+      *reinterpret_cast<int4*>(p) =
+          make_int4(static_cast<int32_t>(to_int64(v[0])), static_cast<int32_t>(to_int64(v[1])),
+                    static_cast<int32_t>(to_int64(v[2])), static_cast<int32_t>(to_int64(v[3])));
+      break;
+    case AXLE_DTYPE_INT64:
+      reinterpret_cast<longlong2*>(p)[0] = make_longlong2(to_int64(v[0]), to_int64(v[1]));
+      reinterpret_cast<longlong2*>(p)[1] = make_longlong2(to_int64(v[2]), to_int64(v[3]));
+      break;
+    default: {  // int8, uint8, bool
+      uint32_t q = 0;
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const uint32_t byte = dt == AXLE_DTYPE_BOOL ? (v[j] != C(0) ? 1u : 0u) : static_cast<uint8_t>(to_int64(v[j]));
+        q |= byte << (8 * j);
+      }
+      *reinterpret_cast<uint32_t*>(p) = q;
+      break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- math
+#define AXLE_MATH1(name)                                                           \
+  __device__ __forceinline__ float m_##name(float a) { return name##f(a); }     \
+  __device__ __forceinline__ double m_##name(double a) { return name(a); }
+#define AXLE_MATH2(name)                                                                     \
+  __device__ __forceinline__ float m_##name(float a, float b) { return name##f(a, b); }   \
+  __device__ __forceinline__ double m_##name(double a, double b) { return name(a, b); }
+AXLE_MATH1(exp)
+AXLE_MATH1(exp2)
+AXLE_MATH1(expm1)
+AXLE_MATH1(log)
+AXLE_MATH1(log2)
+AXLE_MATH1(log10)
+AXLE_MATH1(log1p)
+AXLE_MATH1(sqrt)
+AXLE_MATH1(sin)
+AXLE_MATH1(cos)
+AXLE_MATH1(tan)
+AXLE_MATH1(asin)
+AXLE_MATH1(acos)
+AXLE_MATH1(atan)
+AXLE_MATH1(sinh)
+AXLE_MATH1(cosh)
+AXLE_MATH1(tanh)
+AXLE_MATH1(erf)
+AXLE_MATH1(erfc)
+AXLE_MATH1(fabs)
+AXLE_MATH1(floor)
+AXLE_MATH1(ceil)
+AXLE_MATH1(trunc)
+AXLE_MATH1(rint)
+AXLE_MATH2(atan2)
+AXLE_MATH2(fmod)
+AXLE_MATH2(pow)
+// x + alpha * y as the reference computes it in double: a float product is exact
+// there, so float rounds once (fma); double rounds the product and the sum.
+__device__ __forceinline__ float m_add_scaled(float x, float alpha, float y) { return fmaf(alpha, y, x); }
+__device__ __forceinline__ double m_add_scaled(double x, double alpha, double y) {
+  return __dadd_rn(x, __dmul_rn(alpha, y));
+}
+#undef AXLE_MATH1
+#undef AXLE_MATH2
+
+// The kernel's arguments: op, operands and the op's scalars.
+template <typename C>
+struct Args {
+  Op op = Op::Copy;
+  int32_t round_dt = -1;          // Compute::Float: the 16-bit dtype inputs are rounded to first, or -1
+  int32_t dt[kMaxOperands] = {};  // output, inputs
+  char* out = nullptr;
+  const char* in[3] = {};  // NULL: absent (reads as 0)
+  C f[3] = {};             // OpScalars::f in the compute type (floating compute)
+  double d[3] = {};        // OpScalars::f as given: comparisons with x are exact
+  int64_t q[2] = {};       // OpScalars::i (Int64 compute)
+};
+
+// torch's hardsigmoid with std::max / std::min, so NaN propagates.
+template <typename C>
+__device__ __forceinline__ C hardsigmoid(C x) {
+  C t = x + C(3);
+  t = t < C(0) ? C(0) : t;
+  t = C(6) < t ? C(6) : t;
+  return t / C(6);
+}
+
+template <typename C>
+__device__ __forceinline__ C as_bool(bool b) {
+  return b ? C(1) : C(0);
+}
+
+// Floating forms (C = float or double).
+template <typename C>
+__device__ __forceinline__ C apply_floating(const Args<C>& a, C x, C y, C z) {
+  switch (a.op) {
+    case Op::Copy: return x;
+    case Op::Fill: return a.f[0];
+    case Op::Add: return m_add_scaled(x, a.f[0], y);
+    case Op::Sub: return m_add_scaled(x, -a.f[0], y);
+    case Op::Mul: return x * y;
+    case Op::Div: return x / y;
+    case Op::Neg: return -x;
+    case Op::Relu: return x > C(0) ? x : (x == x ? C(0) : x);  // NaN propagates
+    case Op::Eq: return as_bool<C>(x == y);
+    case Op::Ne: return as_bool<C>(x != y);
+    case Op::Lt: return as_bool<C>(x < y);
+    case Op::Le: return as_bool<C>(x <= y);
+    case Op::Gt: return as_bool<C>(x > y);
+    case Op::Ge: return as_bool<C>(x >= y);
+    case Op::Maximum: return (x != x || y != y) ? x + y : (x > y ? x : y);
+    case Op::Minimum: return (x != x || y != y) ? x + y : (x < y ? x : y);
+    case Op::Atan2: return m_atan2(x, y);
+    case Op::Remainder: {  // Python's modulo: the sign of y
+      const C r = m_fmod(x, y);
+      return (r != C(0) && ((r < C(0)) != (y < C(0)))) ? r + y : r;
+    }
+    case Op::Fmod: return m_fmod(x, y);
+    case Op::Pow: return m_pow(x, y);
+    case Op::LogicalAnd: return as_bool<C>(x != C(0) && y != C(0));
+    case Op::LogicalOr: return as_bool<C>(x != C(0) || y != C(0));
+    case Op::LogicalXor: return as_bool<C>((x != C(0)) != (y != C(0)));
+    case Op::Where: return x != C(0) ? y : z;
+    case Op::ClampTensor: {  // NaN in any operand gives NaN
+      const bool lo = (a.q[0] & 1) != 0, hi = (a.q[0] & 2) != 0;
+      if (x != x) return x;
+      if (lo && y != y) return y;
+      if (hi && z != z) return z;
+      if (lo && x < y) x = y;
+      if (hi && x > z) x = z;
+      return x;
+    }
+    case Op::Exp: return m_exp(x);
+    case Op::Exp2: return m_exp2(x);
+    case Op::Expm1: return m_expm1(x);
+    case Op::Log: return m_log(x);
+    case Op::Log2: return m_log2(x);
+    case Op::Log10: return m_log10(x);
+    case Op::Log1p: return m_log1p(x);
+    case Op::Sqrt: return m_sqrt(x);
+    case Op::Rsqrt: return C(1) / m_sqrt(x);
+    case Op::Reciprocal: return C(1) / x;
+    case Op::Abs: return m_fabs(x);
+    case Op::Sigmoid: return C(1) / (C(1) + m_exp(-x));
+    case Op::Tanh: return m_tanh(x);
+    case Op::Sin: return m_sin(x);
+    case Op::Cos: return m_cos(x);
+    case Op::Tan: return m_tan(x);
+    case Op::Asin: return m_asin(x);
+    case Op::Acos: return m_acos(x);
+    case Op::Atan: return m_atan(x);
+    case Op::Sinh: return m_sinh(x);
+    case Op::Cosh: return m_cosh(x);
+    case Op::Erf: return m_erf(x);
+    case Op::Erfc: return m_erfc(x);
+    case Op::Sign: return x != x ? x : C(static_cast<int>(x > C(0)) - static_cast<int>(x < C(0)));
+    case Op::Floor: return m_floor(x);
+    case Op::Ceil: return m_ceil(x);
+    case Op::Trunc: return m_trunc(x);
+    case Op::Round: return m_rint(x);  // half to even
+    case Op::Frac: return x - m_trunc(x);
+    case Op::Square: return x * x;
+    case Op::IsNan: return as_bool<C>(x != x);
+    case Op::IsInf: return as_bool<C>(m_fabs(x) == C(INFINITY));
+    case Op::IsFinite: return as_bool<C>(m_fabs(x) < C(INFINITY));
+    case Op::LogicalNot: return as_bool<C>(x == C(0));
+    case Op::Gelu: return C(0.5) * x * (C(1) + m_erf(x * C(0.70710678118654752440)));
+    case Op::GeluTanh: {
+      const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
+      return C(0.5) * x * (C(1) + m_tanh(k * (x + C(0.044715) * x * x * x)));
+    }
+    case Op::Silu: return x / (C(1) + m_exp(-x));
+    case Op::Mish: return x * m_tanh(m_log1p(m_exp(x)));
+    case Op::LeakyRelu: return x > C(0) ? x : x * a.f[0];
+    case Op::Elu: return x > C(0) ? x * a.f[1] : m_expm1(x * a.f[2]) * a.f[0] * a.f[1];
+    case Op::Hardsigmoid: return hardsigmoid(x);
+    case Op::Hardswish: return x * hardsigmoid(x);
+    case Op::Softplus:  // the threshold test in double, as the reference
+      return static_cast<double>(x) * a.d[0] > a.d[1] ? x : m_log1p(m_exp(x * a.f[0])) / a.f[0];
+    case Op::Clamp: {  // in double: a bound between two values of C clamps exactly
+      double v = static_cast<double>(x);
+      if (v < a.d[0]) v = a.d[0];
+      if (v > a.d[1]) v = a.d[1];
+      return static_cast<C>(v);
+    }
+    case Op::Threshold: return static_cast<double>(x) <= a.d[0] ? a.f[1] : x;
+    case Op::NanToNum: return x != x ? a.f[0] : x == C(INFINITY) ? a.f[1] : x == C(-INFINITY) ? a.f[2] : x;
+    case Op::PowTensorScalar: {
+      const double e = a.d[0];
+      if (e == 0) return C(1);
+      if (e == 1) return x;
+      if (e == 2) return x * x;
+      return m_pow(x, a.f[0]);
+    }
+    case Op::PowScalarTensor: return a.d[0] == 1 ? C(1) : m_pow(a.f[0], x);
+    default: return x;
+  }
+}
+
+__device__ __forceinline__ int64_t wrap_add(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+}
+__device__ __forceinline__ int64_t wrap_sub(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+}
+__device__ __forceinline__ int64_t wrap_mul(int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+}
+// torch's integer pow: wraps; negative exponents give 0 unless |base| is 1.
+__device__ __forceinline__ int64_t pow_int(int64_t base, int64_t exp) {
+  if (exp < 0) return base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0;
+  uint64_t result = 1, b = static_cast<uint64_t>(base);
+  while (exp) {
+    if (exp & 1) result *= b;
+    b *= b;
+    exp >>= 1;
+  }
+  return static_cast<int64_t>(result);
+}
+
+// Integer and bool forms (bool results store x != 0).
+__device__ __forceinline__ int64_t apply_integer(const Args<int64_t>& a, int64_t x, int64_t y, int64_t z) {
+  switch (a.op) {
+    case Op::Copy: return x;
+    case Op::Fill: return a.q[0];
+    case Op::Add: return wrap_add(x, wrap_mul(a.q[0], y));
+    case Op::Sub: return wrap_sub(x, wrap_mul(a.q[0], y));
+    case Op::Mul: return wrap_mul(x, y);
+    case Op::Neg: return wrap_sub(0, x);
+    case Op::Relu: return x > 0 ? x : 0;
+    case Op::Abs: return x < 0 ? wrap_sub(0, x) : x;
+    case Op::Eq: return x == y;
+    case Op::Ne: return x != y;
+    case Op::Lt: return x < y;
+    case Op::Le: return x <= y;
+    case Op::Gt: return x > y;
+    case Op::Ge: return x >= y;
+    case Op::Maximum: return x > y ? x : y;
+    case Op::Minimum: return x < y ? x : y;
+    case Op::Pow: return pow_int(x, y);
+    case Op::LogicalAnd: return x != 0 && y != 0;
+    case Op::LogicalOr: return x != 0 || y != 0;
+    case Op::LogicalXor: return (x != 0) != (y != 0);
+    case Op::BitwiseAnd: return x & y;
+    case Op::BitwiseOr: return x | y;
+    case Op::BitwiseXor: return x ^ y;
+    case Op::Where: return x != 0 ? y : z;
+    case Op::ClampTensor:
+      if ((a.q[0] & 1) && x < y) x = y;
+      if ((a.q[0] & 2) && x > z) x = z;
+      return x;
+    case Op::Sign: return static_cast<int64_t>(x > 0) - static_cast<int64_t>(x < 0);
+    case Op::Square: return wrap_mul(x, x);
+    case Op::IsNan:
+    case Op::IsInf: return 0;
+    case Op::IsFinite: return 1;
+    case Op::LogicalNot: return x == 0;
+    case Op::BitwiseNot: return ~x;
+    case Op::Clamp:
+      if (x < a.q[0]) x = a.q[0];
+      if (x > a.q[1]) x = a.q[1];
+      return x;
+    case Op::Threshold: return x <= a.q[0] ? a.q[1] : x;
+    case Op::PowTensorScalar: return pow_int(x, a.q[0]);
+    case Op::PowScalarTensor: return pow_int(a.q[0], x);
+    default: return x;  // floor, ceil, trunc, round, nan_to_num: integers unchanged
+  }
+}
+
+template <typename C>
+__device__ __forceinline__ C apply(const Args<C>& a, C x, C y, C z) {
+  if constexpr (std::is_integral_v<C>) return apply_integer(a, x, y, z);
+  else return apply_floating(a, x, y, z);
+}
+
+// An input converted as torch converts operands to a 16-bit common dtype.
+template <typename C>
+__device__ __forceinline__ C round_input(C v, int32_t round_dt) {
+  if constexpr (std::is_same_v<C, float>) {
+    if (round_dt == AXLE_DTYPE_FLOAT16) return __half2float(__float2half_rn(v));
+    if (round_dt == AXLE_DTYPE_BFLOAT16) return __bfloat162float(__float2bfloat16_rn(v));
+  }
+  return v;
+}
+
+// One element at the operands' byte offsets (out first).
+template <typename C>
+__device__ __forceinline__ void element(const Args<C>& a, const int64_t (&off)[kMaxOperands]) {
+  C v[3];
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    v[k] = a.in[k] ? round_input(load<C>(a.in[k] + off[k + 1], a.dt[k + 1]), a.round_dt) : C(0);
+  store<C>(a.out + off[0], a.dt[0], apply<C>(a, v[0], v[1], v[2]));
+}
+
+// ---------------------------------------------------------------- indexing
+// The collapsed indexing with 32-bit division (fewer than 2^31 elements).
+struct Index32 {
+  int32_t ndim = 0;
+  FastDivider div[kMaxDims];
+  int64_t strides[kMaxOperands][kMaxDims] = {};
+};
+
+__device__ __forceinline__ void offsets(const Index32& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
+  uint32_t rest = static_cast<uint32_t>(i);
+#pragma unroll
+  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
+  for (int32_t d = ix.ndim - 1; d > 0; --d) {
+    const FastDivider f = ix.div[d];
+    const uint32_t q = (__umulhi(rest, f.magic) + rest) >> f.shift;
+    const int64_t idx = rest - q * f.divisor;
+    rest = q;
+#pragma unroll
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
+  }
+  if (ix.ndim > 0) {
+#pragma unroll
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += static_cast<int64_t>(rest) * ix.strides[k][0];
+  }
+}
+
+__device__ __forceinline__ void offsets(const Indexing& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
+  int64_t rest = i;
+#pragma unroll
+  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
+  for (int32_t d = ix.ndim - 1; d > 0; --d) {
+    const int64_t size = ix.sizes[d];
+    const int64_t q = rest / size;
+    const int64_t idx = rest - q * size;
+    rest = q;
+#pragma unroll
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
+  }
+  if (ix.ndim > 0) {
+#pragma unroll
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += rest * ix.strides[k][0];
+  }
+}
+
+// ---------------------------------------------------------------- kernels
+template <typename C, typename Ix>
+__global__ void __launch_bounds__(kThreads) strided_kernel(const Args<C> a, const Ix ix, int64_t n) {
   const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
-    int64_t rest = i, o0 = 0, o1 = 0, o2 = 0;
-    for (int32_t d = ix.ndim - 1; d >= 0; --d) {
-      const int64_t idx = rest % ix.sizes[d];
-      rest /= ix.sizes[d];
-      o0 += idx * ix.strides[0][d];
-      o1 += idx * ix.strides[1][d];
-      o2 += idx * ix.strides[2][d];
-    }
-    const C x = a ? load<C>(a + o1, da) : C(0);
-    const C y = b ? load<C>(b + o2, db) : C(0);
-    store<C>(out + o0, dout, apply<C>(op, x, y, alpha));
+    int64_t off[kMaxOperands];
+    offsets(ix, i, off);
+    element(a, off);
   }
 }
 
+// Byte step per element of each operand in the vector path: its element size,
+// or 0 for an input broadcast from one element.
+struct Steps {
+  int64_t s[kMaxOperands] = {};
+};
+
 template <typename C>
-cudaError_t launch(Op op, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b, double alpha,
-                   cudaStream_t s) {
-  constexpr int kThreads = 256;
-  const int64_t blocks = (n + kThreads - 1) / kThreads;
-  const unsigned grid = static_cast<unsigned>(blocks < 65535 * 32 ? blocks : 65535 * 32);
-  elementwise_kernel<C><<<grid, kThreads, 0, s>>>(op, ix, n, static_cast<char*>(out.data), out.dtype,
-                                                  static_cast<const char*>(a.data), a.dtype,
-                                                  static_cast<const char*>(b.data), b.dtype, static_cast<C>(alpha));
+__global__ void __launch_bounds__(kThreads) vector_kernel(const Args<C> a, const Steps st, int64_t n) {
+  const int64_t groups = (n + kVec - 1) / kVec;
+  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
+  for (int64_t g = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += step) {
+    const int64_t i0 = g * kVec;
+    if (i0 + kVec > n) {  // the tail
+      for (int64_t i = i0; i < n; ++i) {
+        int64_t off[kMaxOperands];
+#pragma unroll
+        for (int k = 0; k < kMaxOperands; ++k) off[k] = i * st.s[k];
+        element(a, off);
+      }
+      continue;
+    }
+    C v[3][kVec];
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+      if (!a.in[k]) {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) v[k][j] = C(0);
+        continue;
+      }
+      if (st.s[k + 1] == 0) {
+        const C one = load<C>(a.in[k], a.dt[k + 1]);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) v[k][j] = one;
+      } else {
+        load_vec<C>(a.in[k] + i0 * st.s[k + 1], a.dt[k + 1], v[k]);
+      }
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) v[k][j] = round_input(v[k][j], a.round_dt);
+    }
+    C r[kVec];
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) r[j] = apply<C>(a, v[0][j], v[1][j], v[2][j]);
+    store_vec<C>(a.out + i0 * st.s[0], a.dt[0], r);
+  }
+}
+
+// ---------------------------------------------------------------- launch
+unsigned grid_for(int64_t work) {
+  const int64_t blocks = (work + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < 65535 * 32 ? blocks : 65535 * 32);
+}
+
+// The vector path: one dim, the output contiguous, each input contiguous or one
+// broadcast element, the contiguous ones aligned to kVec elements.
+bool vectorizable(const Indexing& ix, Operand out, const Operand (&in)[3]) {
+  if (ix.ndim != 1) return false;
+  const Operand* ops[kMaxOperands] = {&out, &in[0], &in[1], &in[2]};
+  for (int k = 0; k < kMaxOperands; ++k) {
+    if (!ops[k]->data) continue;
+    const int64_t esize = static_cast<int64_t>(plugin::dtype_size(ops[k]->dtype));
+    const int64_t stride = ix.strides[k][0];
+    if (k > 0 && stride == 0) continue;
+    if (stride != esize || reinterpret_cast<uintptr_t>(ops[k]->data) % static_cast<uintptr_t>(esize * kVec) != 0)
+      return false;
+  }
+  return true;
+}
+
+template <typename C>
+Args<C> make_args(Op op, Operand out, const Operand (&in)[3], const OpScalars& s) {
+  Args<C> a;
+  a.op = op;
+  a.out = static_cast<char*>(out.data);
+  a.dt[0] = out.dtype;
+  bool other_dtype = false;
+  for (int k = 0; k < 3; ++k) {
+    a.in[k] = static_cast<const char*>(in[k].data);
+    a.dt[k + 1] = in[k].dtype;
+    other_dtype |= in[k].data && in[k].dtype != out.dtype;
+  }
+  const bool half = out.dtype == AXLE_DTYPE_FLOAT16 || out.dtype == AXLE_DTYPE_BFLOAT16;
+  if (std::is_same_v<C, float> && half && other_dtype) a.round_dt = out.dtype;
+  for (int k = 0; k < 3; ++k) {
+    a.d[k] = s.f[k];
+    if constexpr (std::is_floating_point_v<C>) a.f[k] = static_cast<C>(s.f[k]);
+  }
+  a.q[0] = s.i[0];
+  a.q[1] = s.i[1];
+  return a;
+}
+
+template <typename C>
+cudaError_t launch(Op op, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3], const OpScalars& s,
+                   cudaStream_t stream) {
+  const Args<C> a = make_args<C>(op, out, in, s);
+  if (n >= kVec && vectorizable(ix, out, in)) {
+    Steps st;
+    for (int k = 0; k < kMaxOperands; ++k) st.s[k] = ix.strides[k][0];
+    vector_kernel<C><<<grid_for((n + kVec - 1) / kVec), kThreads, 0, stream>>>(a, st, n);
+  } else if (n <= INT32_MAX) {
+    Index32 ix32;
+    ix32.ndim = ix.ndim;
+    for (int32_t d = 0; d < ix.ndim; ++d) {
+      ix32.div[d] = make_divider(static_cast<uint32_t>(ix.sizes[d]));
+      for (int k = 0; k < kMaxOperands; ++k) ix32.strides[k][d] = ix.strides[k][d];
+    }
+    strided_kernel<C, Index32><<<grid_for(n), kThreads, 0, stream>>>(a, ix32, n);
+  } else {
+    strided_kernel<C, Indexing><<<grid_for(n), kThreads, 0, stream>>>(a, ix, n);
+  }
   return cudaGetLastError();
 }
 
 }  // namespace
 
+int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
+                       const OpScalars& s, void* stream) {
+  if (n <= 0) return 0;
+  Indexing collapsed = ix;
+  collapse_dims(&collapsed, kMaxOperands);
+  const cudaStream_t st = static_cast<cudaStream_t>(stream);
+  switch (compute) {
+    case Compute::Float: return launch<float>(op, collapsed, n, out, in, s, st);
+    case Compute::Double: return launch<double>(op, collapsed, n, out, in, s, st);
+    case Compute::Int64: return launch<int64_t>(op, collapsed, n, out, in, s, st);
+  }
+  return static_cast<int>(cudaErrorInvalidValue);
+}
+
 int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
                        double alpha, void* stream) {
-  if (n == 0) return 0;
-  const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  switch (compute) {
-    case Compute::Float: return launch<float>(op, ix, n, out, a, b, alpha, s);
-    case Compute::Double: return launch<double>(op, ix, n, out, a, b, alpha, s);
-    case Compute::Int64: return launch<int64_t>(op, ix, n, out, a, b, alpha, s);
-  }
-  return 0;
+  OpScalars s;
+  s.f[0] = alpha;
+  s.i[0] = alpha > -9.2e18 && alpha < 9.2e18 ? static_cast<int64_t>(alpha) : 0;
+  const Operand in[3] = {a, b, Operand{nullptr, AXLE_DTYPE_FLOAT32}};
+  return launch_elementwise(op, compute, ix, n, out, in, s, stream);
 }
 
 }  // namespace axle::cuda

@@ -16,28 +16,64 @@ axle_status register_blas(const axle_registrar* r);         // blas.cpp
 axle_status register_conv_pool(const axle_registrar* r);    // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
 axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
 axle_status register_gather(const axle_registrar* r);       // gather.cpp (+ gather.cu)
-axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ reduce.cu)
+axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ reduce.cu, scan.cu)
 axle_status register_random(const axle_registrar* r);       // random.cpp (+ random.cu)
 
 // ---- launchers implemented in elementwise.cu (host functions)
 constexpr int kMaxDims = 12;
-// Byte strides of up to three operands aligned to the output's dims (0 for a
-// broadcast dim). Dims are not collapsed yet: each element pays one div/mod per dim.
+constexpr int kMaxOperands = 4;  // the output and up to three inputs
+// Byte strides of the output (operand 0) and up to three inputs aligned to the
+// output's dims (0 for a broadcast dim or an absent input). launch_elementwise
+// collapses them first (collapse_dims), so a contiguous or simply broadcast call
+// runs with 1-2 dims and pays at most one division per dim beyond the first.
 struct Indexing {
   int32_t ndim = 0;
   int64_t sizes[kMaxDims] = {};
-  int64_t strides[3][kMaxDims] = {};
+  int64_t strides[kMaxOperands][kMaxDims] = {};
 };
+// In place, for a call with at least one element: drops size-1 dims, orders the
+// rest by the output's strides (largest outermost; ties keep their order), then
+// merges dim d into d + 1 wherever strides[k][d] == strides[k][d + 1] * sizes[d + 1]
+// for every operand k < noperands. The same (output, inputs) element tuples are
+// visited, in another order. Implemented in elementwise.cpp.
+void collapse_dims(Indexing* ix, int noperands);
+// n / divisor for n, divisor < 2^31 as (umulhi(n, magic) + n) >> shift.
+struct FastDivider {
+  uint32_t divisor = 1, magic = 1, shift = 0;
+};
+FastDivider make_divider(uint32_t divisor);  // elementwise.cpp
+
 enum class Compute : int32_t { Float, Double, Int64 };
 enum class Op : int32_t {
-  Copy, Fill, Add, Sub, Mul, Div, Neg, Relu, Exp, Log, Sqrt, Abs, Sigmoid, Tanh, Sin, Cos
+  Copy, Fill, Add, Sub, Mul, Div, Neg, Relu, Exp, Log, Sqrt, Abs, Sigmoid, Tanh, Sin, Cos,
+  // binary (a, b)
+  Eq, Ne, Lt, Le, Gt, Ge, Maximum, Minimum, Atan2, Remainder, Fmod, Pow, LogicalAnd, LogicalOr, LogicalXor,
+  BitwiseAnd, BitwiseOr, BitwiseXor,
+  // ternary: where(cond a, b, c); clamp(a, lo b, hi c) with i[0] bit 0 / bit 1 = lo / hi present
+  Where, ClampTensor,
+  // unary
+  Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Floor,
+  Ceil, Trunc, Round, Frac, Square, IsNan, IsInf, IsFinite, LogicalNot, BitwiseNot,
+  // unary with scalars (f: floating forms, i: integer forms; see elementwise.cu)
+  Gelu, GeluTanh, Silu, Mish, LeakyRelu, Elu, Hardsigmoid, Hardswish, Softplus, Clamp, Threshold, NanToNum,
+  PowTensorScalar, PowScalarTensor
 };
 struct Operand {
   void* data = nullptr;
   axle_dtype dtype = AXLE_DTYPE_FLOAT32;
 };
-// out = op(a [, b]) elementwise over `n` elements; `alpha` scales b (add/sub) or
-// is the fill value. Returns a cudaError_t as int (0: success).
+// An op's scalar arguments: f for floating compute, i for Int64 compute.
+struct OpScalars {
+  double f[3] = {};
+  int64_t i[2] = {};
+};
+// out = op(in[0], in[1], in[2]) elementwise over `n` elements (inputs with NULL
+// data are absent). With Compute::Float and a 16-bit float output, inputs of
+// another dtype are first rounded to it (as torch casts to the common dtype).
+// Returns a cudaError_t as int (0: success).
+int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
+                       const OpScalars& scalars, void* stream);
+// out = op(a [, b]); `alpha` scales b (add/sub) or is the fill value.
 int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
                        double alpha, void* stream);
 
@@ -49,11 +85,7 @@ int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, 
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream);
 
-// ---- launchers implemented in reduce.cu: x seen as (outer, cols, inner),
-// reduced over cols into y (outer x inner). 0 or a cudaError_t.
-enum class ReduceKind : int32_t { Sum, Mean, Max, Min };
-int launch_reduce(ReduceKind kind, axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer,
-                  int64_t cols, int64_t inner, void* stream);
+// ---- launchers of reduce.cu and scan.cu: reduce_kernels.h
 
 // ---- launchers implemented in gather.cu (contiguous tensors; 0 or a cudaError_t)
 // out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).
