@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,15 @@ json plugin_json(const axle::PluginInfo& p) {
           {"reason", p.reason}};
 }
 
+// The allocator statistics of device `type`:`index`, when its runtime gives them.
+std::optional<axle::AllocatorStats> device_memory(const std::string& type, size_t index) {
+  try {
+    return axle::memory_stats(axle::Device(type + ":" + std::to_string(index)));
+  } catch (const axle::Error&) {
+    return std::nullopt;
+  }
+}
+
 // One configuration entry as JSON / as a text line (`axle info`, `axle config show`).
 json config_entry_json(const axle::ConfigEntry& e) {
   return {{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
@@ -78,9 +88,19 @@ int cmd_info(bool as_json) {
     j["plugins"] = json::array();
     for (const auto& p : plugins) j["plugins"].push_back(plugin_json(p));
     j["devices"] = json::array();
-    for (const auto& d : devs)
+    for (const auto& d : devs) {
+      json memory = json::array();
+      for (size_t i = 0; i < d.names.size(); ++i)
+        if (const auto m = device_memory(d.type, i))
+          memory.push_back({{"device", d.type + ":" + std::to_string(i)},
+                            {"allocated_bytes", m->allocated_bytes},
+                            {"reserved_bytes", m->reserved_bytes},
+                            {"peak_allocated_bytes", m->peak_allocated_bytes},
+                            {"num_allocs", m->num_allocs},
+                            {"num_frees", m->num_frees}});
       j["devices"].push_back({{"type", d.type}, {"count", d.count}, {"provider", d.provider}, {"names", d.names},
-                              {"note", d.note}});
+                              {"note", d.note}, {"memory", memory}});
+    }
     j["fallbacks"] = json::array();
     for (const auto& f : fallbacks) j["fallbacks"].push_back({{"op", f.op}, {"device", f.device}, {"count", f.count}});
     j["config"] = json::array();
@@ -105,7 +125,13 @@ int cmd_info(bool as_json) {
   for (const auto& d : devs) {
     std::printf("  %-8s count %d (runtime from plugin '%s')%s%s\n", d.type.c_str(), d.count, d.provider.c_str(),
                 d.note.empty() ? "" : ": ", d.note.c_str());
-    for (size_t i = 0; i < d.names.size(); ++i) std::printf("    %s:%zu  %s\n", d.type.c_str(), i, d.names[i].c_str());
+    for (size_t i = 0; i < d.names.size(); ++i) {
+      std::printf("    %s:%zu  %s", d.type.c_str(), i, d.names[i].c_str());
+      if (const auto m = device_memory(d.type, i))
+        std::printf("  (memory: %.1f MiB allocated, %.1f MiB reserved, %.1f MiB peak)", m->allocated_bytes / 1048576.0,
+                    m->reserved_bytes / 1048576.0, m->peak_allocated_bytes / 1048576.0);
+      std::printf("\n");
+    }
   }
   std::printf("\nconfiguration (values not from the built-in defaults; all: axle config show):\n");
   bool any = false;

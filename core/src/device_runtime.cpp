@@ -58,4 +58,14 @@ DeviceRuntime& checked_runtime(const Device& device) {
   return rt;
 }
 
+AllocatorStats memory_stats(const Device& device) {
+  const Device d = device.resolved();
+  return checked_runtime(d).stats(d.index());
+}
+
+void empty_cache(const Device& device) {
+  const Device d = device.resolved();
+  checked_runtime(d).empty_cache(d.index());
+}
+
 }  // namespace axle

@@ -220,3 +220,23 @@ TEST_CASE("pinned host memory (ABI 1.1): allocated and freed through the device 
   CHECK_THROWS_AS(ones({2}, kArena).pin_memory(), DeviceError);  // device tensors cannot be pinned
   CHECK_THROWS_AS(ones({2}).pin_memory(std::string("cpu")), NotImplementedError);  // the host runtime has none
 }
+
+TEST_CASE("memory_stats and empty_cache: the device allocator's figures through the API") {
+  const Device dev("arena:1");
+  const AllocatorStats before = memory_stats(dev);
+  {
+    const Tensor t = empty({1024}, TensorOptions().dtype(kFloat32).device(dev));
+    const AllocatorStats during = memory_stats(dev);
+    CHECK(during.allocated_bytes >= before.allocated_bytes + 4096);
+    CHECK(during.peak_allocated_bytes >= during.allocated_bytes);
+    CHECK(during.num_allocs == before.num_allocs + 1);
+  }
+  const AllocatorStats after = memory_stats(dev);
+  CHECK(after.allocated_bytes == before.allocated_bytes);
+  CHECK(after.num_frees == before.num_frees + 1);
+  empty_cache(dev);
+  const Tensor host = empty({4096});  // the host allocator keeps its own figures
+  CHECK(memory_stats(Device("cpu")).allocated_bytes >= 4096 * sizeof(float));
+  CHECK_THROWS_WITH_AS(memory_stats(Device("arena:7")), doctest::Contains("arena:7"), DeviceError);
+  CHECK_THROWS_AS(empty_cache(Device("arena:7")), DeviceError);
+}

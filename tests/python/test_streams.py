@@ -37,3 +37,18 @@ def test_pin_memory_errors_name_the_reason():
     if all(d["count"] == 0 for d in axle.devices() if d["type"] != "cpu"):
         with pytest.raises(axle.DeviceError, match="pin_memory"):
             axle.ones(2).pin_memory()
+
+
+def test_memory_stats_follow_allocations():
+    before = axle.memory_stats("cpu")
+    assert set(before) == {"allocated_bytes", "reserved_bytes", "peak_allocated_bytes", "num_allocs", "num_frees"}
+    t = axle.empty(1 << 20)  # 4 MiB of float32
+    assert axle.memory_allocated("cpu") >= before["allocated_bytes"] + (4 << 20)
+    assert axle.max_memory_allocated("cpu") >= axle.memory_allocated("cpu")
+    assert axle.memory_reserved("cpu") >= axle.memory_allocated("cpu")
+    del t
+    assert axle.memory_allocated("cpu") == before["allocated_bytes"]
+    axle.empty_cache("cpu")
+    assert axle.memory_reserved("cpu") <= before["reserved_bytes"] + (4 << 20)
+    with pytest.raises(axle.DeviceError, match="cpu:3"):
+        axle.memory_stats("cpu:3")

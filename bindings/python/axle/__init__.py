@@ -12,6 +12,7 @@ from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexErro
 from . import _C
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
 from ._C import Event, Stream, current_stream, set_stream, synchronize
+from ._C import empty_cache, max_memory_allocated, memory_allocated, memory_reserved, memory_stats
 from ._C import (Recording, are_deterministic_algorithms_enabled, clear_trace, config_sources, export_chrome_trace,
                  get_float32_matmul_precision, record, set_float32_matmul_precision, trace_enabled, trace_events,
                  use_deterministic_algorithms)

@@ -157,6 +157,26 @@ void bind_runtime(py::module_& m) {
     py::gil_scoped_release release;
     synchronize(Device(device));
   }, py::arg("device"), "Waits for all work on the device (every stream).");
+  // ---- the device's caching allocator (torch.cuda.memory_stats and friends)
+  m.def("memory_stats", [](const std::string& device) {
+    const AllocatorStats st = memory_stats(Device(device));
+    py::dict d;
+    d["allocated_bytes"] = st.allocated_bytes;
+    d["reserved_bytes"] = st.reserved_bytes;
+    d["peak_allocated_bytes"] = st.peak_allocated_bytes;
+    d["num_allocs"] = st.num_allocs;
+    d["num_frees"] = st.num_frees;
+    return d;
+  }, py::arg("device") = "cpu", "The device allocator's statistics: allocated, reserved and peak bytes, call counts.");
+  m.def("memory_allocated", [](const std::string& device) { return memory_stats(Device(device)).allocated_bytes; },
+        py::arg("device") = "cpu", "Bytes of the device's memory held by tensors now.");
+  m.def("max_memory_allocated", [](const std::string& device) {
+    return memory_stats(Device(device)).peak_allocated_bytes;
+  }, py::arg("device") = "cpu", "The peak of memory_allocated.");
+  m.def("memory_reserved", [](const std::string& device) { return memory_stats(Device(device)).reserved_bytes; },
+        py::arg("device") = "cpu", "Bytes the device's caching allocator holds (allocated plus cached).");
+  m.def("empty_cache", [](const std::string& device) { empty_cache(Device(device)); }, py::arg("device") = "cpu",
+        "Returns the allocator's cached, unused blocks to the device.");
   // ---- trace mode
   m.def("_set_trace_enabled", &set_trace_enabled);
   m.def("trace_enabled", &trace_enabled);

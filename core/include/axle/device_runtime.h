@@ -71,6 +71,13 @@ AXLE_API DeviceRuntime& device_runtime(DeviceType type);
 // Validates `device` (type known, index < count) and returns its runtime.
 AXLE_API DeviceRuntime& checked_runtime(const Device& device);
 
+// The caching allocator of one device (torch.cuda.memory_stats / empty_cache):
+// bytes handed out, bytes held (reserved), the peak handed out, call counts.
+// empty_cache returns the cached, unused blocks to the device. Both validate
+// the device (DeviceError for an unknown type or index).
+AXLE_API AllocatorStats memory_stats(const Device& device);
+AXLE_API void empty_cache(const Device& device);
+
 namespace detail {
 // Installed once by the dispatcher: returns the runtime for a type or nullptr.
 using RuntimeResolver = std::function<DeviceRuntime*(DeviceType)>;
