@@ -35,13 +35,13 @@ struct Indexing {
 // rest by the output's strides (largest outermost; ties keep their order), then
 // merges dim d into d + 1 wherever strides[k][d] == strides[k][d + 1] * sizes[d + 1]
 // for every operand k < noperands. The same (output, inputs) element tuples are
-// visited, in another order. Implemented in elementwise.cpp.
+// visited, in another order. Implemented in indexing.cpp.
 void collapse_dims(Indexing* ix, int noperands);
 // n / divisor for n, divisor < 2^31 as (umulhi(n, magic) + n) >> shift.
 struct FastDivider {
   uint32_t divisor = 1, magic = 1, shift = 0;
 };
-FastDivider make_divider(uint32_t divisor);  // elementwise.cpp
+FastDivider make_divider(uint32_t divisor);  // indexing.cpp
 
 enum class Compute : int32_t { Float, Double, Int64 };
 enum class Op : int32_t {
