@@ -48,7 +48,13 @@ DeviceCache& cache(int device) {
 void collect(DeviceCache& c) {
   while (!c.pending.empty()) {
     auto& [ptr, block] = c.pending.front();
-    if (block.ready && cudaEventQuery(block.ready) == cudaErrorNotReady) break;  // FIFO: later ones are later
+    // FIFO: later ones are later. cudaErrorNotReady is recorded as the thread's
+    // last error: clear it, or the caller's next launch check (cudaGetLastError)
+    // reports it as that launch's failure.
+    if (block.ready && cudaEventQuery(block.ready) == cudaErrorNotReady) {
+      cudaGetLastError();
+      break;
+    }
     cudaGetLastError();
     if (block.ready) c.spare_events.push_back(block.ready);
     c.free.emplace(block.size, ptr);
@@ -58,14 +64,14 @@ void collect(DeviceCache& c) {
 
 // Frees every cached block (caller holds the lock and has set the device).
 void release(DeviceCache& c) {
-  if (!c.pending.empty()) cudaDeviceSynchronize();
+  if (!c.pending.empty() && cudaDeviceSynchronize() != cudaSuccess) cudaGetLastError();
   for (auto& [ptr, block] : c.pending) {
     if (block.ready) c.spare_events.push_back(block.ready);
     c.free.emplace(block.size, ptr);
   }
   c.pending.clear();
   for (auto& [size, ptr] : c.free) {
-    cudaFree(ptr);
+    if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // launch checks read the last error
     c.reserved -= size;
   }
   c.free.clear();
@@ -95,7 +101,7 @@ axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
     if (e != cudaSuccess) {
       size_t free_b = 0, total_b = 0;
       cudaGetLastError();
-      cudaMemGetInfo(&free_b, &total_b);
+      if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
       set_last_error("CUDA out of memory: tried to allocate " + std::to_string(nbytes) + " bytes on cuda:" +
                      std::to_string(device) + "; " + std::to_string(free_b) + " of " + std::to_string(total_b) +
                      " bytes free, " + std::to_string(c.reserved) + " reserved by axle's cache (" +

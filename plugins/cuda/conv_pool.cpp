@@ -6,8 +6,7 @@
 // cudnnConvolutionBackwardData with torch's [C_in, C_out / groups, k...] weight
 // as that convolution's filter (output_padding >= stride is declined: cuDNN
 // derives the output size from the forward formula). The bias is added after
-// with cudnnAddTensor (or the elementwise kernel where cuDNN has no AddTensor
-// for the dtype). Input and output keep their strides (channels_last and other
+// with the elementwise kernel, as torch does. Input and output keep their strides (channels_last and other
 // layouts, no copies); the weight must be dense NCHW or NHWC (cuDNN's filter
 // descriptor has no strides), NHWC only with channels_last input and output.
 // float32, float64, float16 and bfloat16 (float accumulation for the 16-bit
@@ -17,8 +16,9 @@
 //
 // Float32 math follows matmul_precision (see conv_math). Algorithms: cuDNN's
 // heuristics (cudnnGet*Algorithm_v7), in their order, keeping those whose
-// workspace size cuDNN reports; the list is cached per shape, strides, dtype,
-// parameters, math policy and device, so a repeated call does not query again.
+// workspace size cuDNN reports; the list is cached per shape, strides, pointer
+// alignment, dtype, parameters, math policy and device, so a repeated call does
+// not query again.
 // A call runs the first one whose workspace the caching allocator can provide.
 // With the "deterministic" option only deterministic algorithms are used.
 //
@@ -30,6 +30,7 @@
 #include "kernels.h"
 
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -245,6 +246,14 @@ bool weight_layout(const ConvShape& s, bool* nhwc) {
   return cl && s.weight.packed(true);
 }
 
+// A pointer's alignment (a power of two, capped at 256 bytes). It is part of the
+// cache key: cuDNN may refuse an algorithm for a misaligned pointer (declined,
+// then forgotten), which must not drop it for calls whose pointers are aligned.
+int64_t alignment(const void* p) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  return a % 256 == 0 ? 256 : static_cast<int64_t>(a & (~a + 1));
+}
+
 void append(std::vector<int64_t>& key, const Nchw& t) {
   key.insert(key.end(), t.sizes, t.sizes + 4);
   key.insert(key.end(), t.strides, t.strides + 4);
@@ -254,6 +263,7 @@ std::vector<int64_t> conv_key(const Conv& k, const ConvShape& s) {
   std::vector<int64_t> key = {k.device, k.transposed, k.policy.data, k.policy.math, k.policy.deterministic,
                               s.groups, s.weight_nhwc};
   for (int d = 0; d < 2; ++d) key.insert(key.end(), {s.pad[d], s.stride[d], s.dilation[d]});
+  key.insert(key.end(), {alignment(k.in_data), alignment(k.weight_data), alignment(k.out_data)});
   append(key, s.in);
   append(key, s.weight);
   append(key, s.out);
@@ -391,7 +401,9 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
   return AXLE_DECLINED;
 }
 
-// out += bias over dim 1, with the elementwise kernel (dtypes cudnnAddTensor lacks).
+// out += bias over dim 1, with the elementwise kernel, as torch 1.13 adds the
+// bias after cuDNN's convolution (output.add_(bias)): the same rounding for
+// every dtype and layout, and no deprecated cudnnAddTensor.
 axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_view& bias,
                                  const axle_tensor_view& out) {
   Indexing ix;
@@ -406,22 +418,6 @@ axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_vi
   const Compute compute = out.dtype == AXLE_DTYPE_FLOAT64 ? Compute::Double : Compute::Float;
   const int e = launch_elementwise(Op::Add, compute, ix, plugin::numel(out), o, o, b, 1.0, c->stream);
   return check(static_cast<cudaError_t>(e), "convolution bias", c);
-}
-
-// out (described by k.out) += bias broadcast over N and the spatial dims.
-axle_status add_bias(const Conv& k, const axle_tensor_view& bias, const axle_tensor_view& out) {
-  const int channels = static_cast<int>(bias.sizes[0]);
-  const int stride = channels == 1 ? 1 : static_cast<int>(bias.strides[0]);
-  Nchw b;
-  b.sizes[1] = channels;
-  b.strides[0] = channels * stride;
-  b.strides[1] = stride;
-  TensorDescriptor desc;
-  if (axle_status s = set_tensor(desc, k.policy.data, b, k.c)) return s;
-  const void* one = cudnn_one(k.policy.data);
-  const axle_status s = check_cudnn(cudnnAddTensor(k.handle, one, desc.get(), bias.data, one, k.out.get(), out.data),
-                                    "cudnnAddTensor", k.c);
-  return s == AXLE_DECLINED ? add_bias_elementwise(k.c, bias, out) : s;
 }
 
 // The bias argument, or NULL for None.
@@ -475,7 +471,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   std::vector<Algo> algos;
   if (axle_status st = candidates(k, &algos)) return st;
   if (axle_status st = run_conv(k, algos)) return st;
-  return bias ? add_bias(k, *bias, out) : AXLE_OK;
+  return bias ? add_bias_elementwise(c, *bias, out) : AXLE_OK;
 }
 
 // ---------------------------------------------------------------- pooling

@@ -54,13 +54,16 @@ int device_count() { return devices().count; }
 DeviceGuard::DeviceGuard(int index) : index_(index) {
   if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
   ok_ = previous_ == index || cudaSetDevice(index) == cudaSuccess;
+  // A failure must not stay the thread's last error: launch checks read it.
+  if (!ok_ || previous_ < 0) cudaGetLastError();
 }
 axle_status DeviceGuard::status(const axle_kernel_call* call) const {
   return ok_ ? AXLE_OK : check(cudaSetDevice(index_), "cudaSetDevice", call);
 }
 DeviceGuard::~DeviceGuard() {
   int now = -1;
-  if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_) cudaSetDevice(previous_);
+  if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_ && cudaSetDevice(previous_) != cudaSuccess)
+    cudaGetLastError();
 }
 
 }  // namespace axle::cuda

@@ -60,8 +60,19 @@ std::string last_cudnn_message() {
 }  // namespace
 
 bool cudnn_cannot_serve(cudnnStatus_t s) {
-  return category(s) == static_cast<int>(CUDNN_STATUS_NOT_SUPPORTED) ||
-         s == CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER;
+  switch (s) {
+    // The installation, not the call: an error naming it, never a silent
+    // fallback to the host for every convolution.
+    case CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER:
+    case CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART:
+    case CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH:
+    case CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING:
+    case CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE:
+      return false;
+    default:
+      return category(s) == static_cast<int>(CUDNN_STATUS_NOT_SUPPORTED) ||
+             s == CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER;
+  }
 }
 
 axle_status check_cudnn(cudnnStatus_t s, const char* what, const axle_kernel_call* call) {

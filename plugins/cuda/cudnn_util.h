@@ -16,7 +16,9 @@
 namespace axle::cuda {
 
 // Whether a cuDNN status means "this configuration is not served" (NOT_SUPPORTED
-// and its sub-codes, a pointer the kernel cannot use): the call is declined.
+// and its sub-codes, a pointer the kernel cannot use): the call is declined. An
+// installation problem (driver, cudart, architecture, a missing sublibrary) is
+// an error instead.
 bool cudnn_cannot_serve(cudnnStatus_t s);
 
 // AXLE_OK; AXLE_DECLINED where cudnn_cannot_serve; otherwise an error status

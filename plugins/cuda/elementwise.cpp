@@ -132,8 +132,9 @@ axle_status copy(void*, const axle_kernel_call* c) {
   const int64_t n = plugin::numel(dst);
   if (n == 0) return AXLE_OK;
   if (src.dtype == dst.dtype && plugin::is_contiguous(src) && plugin::is_contiguous(dst) && plugin::numel(src) == n) {
-    DeviceGuard guard(dst.device_index);
     if (dst.data == src.data) return AXLE_OK;
+    DeviceGuard guard(dst.device_index);
+    if (axle_status s = guard.status(c)) return s;
     return check(cudaMemcpyAsync(dst.data, src.data, static_cast<size_t>(n) * plugin::dtype_size(dst.dtype),
                                  cudaMemcpyDeviceToDevice, to_cuda(c->stream)),
                  "copy_", c);

@@ -10,7 +10,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <iostream>
+#include <limits>
 
 using namespace axle;
 
@@ -150,6 +152,9 @@ TEST_CASE("on a GPU: convolution and pooling run on cuDNN") {
   const Tensor xl = x.contiguous(MemoryFormat::ChannelsLast).to(cuda);
   CHECK(max_abs_diff(max_pool2d(xl, {3, 3}, {2, 2}, {1, 1}).to(cpu), max_pool2d(x, {3, 3}, {2, 2}, {1, 1})) == 0.0);
   CHECK(max_abs_diff(avg_pool2d(x.to(cuda), {2, 2}).to(cpu), avg_pool2d(x, {2, 2})) < 1e-6);
+  // A window of -inf is -inf, as on the host (cuDNN may start its running max at -FLT_MAX).
+  const Tensor ninf = full({1, 1, 4, 4}, -std::numeric_limits<double>::infinity(), TensorOptions().device(cuda));
+  CHECK(std::isinf(amax(max_pool2d(ninf, {2, 2})).item<double>()));
   CHECK(fallbacks_of("convolution") + fallbacks_of("convolution.out") + fallbacks_of("max_pool2d") +
             fallbacks_of("avg_pool2d") ==
         before);
