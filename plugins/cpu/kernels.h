@@ -17,4 +17,9 @@ axle_status register_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
 axle_status register_copy_reduce(const axle_registrar* r);
 
+// dst = alpha * (a @ b) [+ bias] for float32 2-D operands with at most 2 rows
+// and K contiguous in a's rows and b's columns (gemv.cpp); false (nothing
+// written) for anything else.
+bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+
 }  // namespace axle::cpu

@@ -35,6 +35,9 @@ axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha)
     bias.pad_front(dst.ndim());
     bias.unexpand();
   }
+  // A few rows against a K-contiguous weight: our dot products beat oneDNN's
+  // per-call repacking (gemv.cpp).
+  if (small_m_product(a, b, bias_in ? &bias : nullptr, dst, alpha)) return AXLE_OK;
   Key key("matmul");
   key.add(a).add(b).add(dst).add(alpha).add(static_cast<int64_t>(bias_in != nullptr));
   if (bias_in) key.add(bias);

@@ -83,3 +83,39 @@ def test_cpu_threads_reaches_onednn(threads, tmp_path):
     info = [l for l in verbose if ",info," in l and "nthr:" in l]
     assert info, verbose[:5]
     assert f"nthr:{threads}" in info[0]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_linear_with_one_or_two_rows_runs_our_dot_products(threads, tmp_path):
+    # x @ W^T with M <= 2 and K >= 64: the plugin's own kernel (gemv.cpp), not
+    # oneDNN; 3 rows go to oneDNN. Tails of N (not a multiple of 4), bias
+    # broadcast or per row, addmm's alpha, a strided output, and the threaded split.
+    verbose, r = run_verbose("""
+        rng = np.random.default_rng(1)
+        out = {}
+        for m, k, n in ((1, 300, 70), (2, 1024, 257), (1, 64, 5), (3, 128, 16)):
+            x = rng.standard_normal((m, k)).astype(np.float32)
+            w = rng.standard_normal((n, k)).astype(np.float32)
+            b = rng.standard_normal((n,)).astype(np.float32)
+            b2 = rng.standard_normal((m, n)).astype(np.float32)
+            X, W = axle.tensor(x), axle.tensor(w)
+            got = {
+                "linear": axle.nn.functional.linear(X, W, axle.tensor(b)),
+                "mm": axle.mm(X, W.t()),
+                "addmm": axle.addmm(axle.tensor(b2), X, W.t()),
+                "alpha": axle.addmm(axle.tensor(b2), X, W.t(), beta=0, alpha=2.5),
+            }
+            strided = axle.empty(n, m).t()  # an output whose N stride is not 1
+            axle.mm(X, W.t(), out=strided)
+            got["strided_out"] = strided
+            want = {"linear": x @ w.T + b, "mm": x @ w.T, "addmm": b2 + x @ w.T, "alpha": 2.5 * (x @ w.T),
+                    "strided_out": x @ w.T}
+            out[f"{m}x{k}x{n}"] = {key: float(np.max(np.abs(np.asarray(v) - want[key]))) for key, v in got.items()}
+        print(json.dumps(out))
+    """, {"cpu": {"threads": threads}}, tmp_path)
+    for case, errs in r.items():
+        for key, err in errs.items():
+            assert err < 1e-3, (case, key, err)
+    # Only the 3-row case reached oneDNN's matmul (the problem column reads MxK:KxN:MxN).
+    shapes = [l.split(",")[-2] for l in verbose if l.split(",")[1] == "exec" and l.split(",")[3] == "matmul"]
+    assert shapes and all(s.startswith("3x128:") for s in shapes), shapes
