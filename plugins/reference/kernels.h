@@ -26,6 +26,7 @@ axle_status fill(void*, const axle_kernel_call* call);
 axle_status arange(void*, const axle_kernel_call* call);
 axle_status linspace(void*, const axle_kernel_call* call);
 axle_status copy(void*, const axle_kernel_call* call);
+axle_status cat(void*, const axle_kernel_call* call);
 axle_status add(void*, const axle_kernel_call* call);
 axle_status sub(void*, const axle_kernel_call* call);
 axle_status mul(void*, const axle_kernel_call* call);

@@ -12,6 +12,7 @@ const KernelEntry kKernels[] = {
     {"arange.start_step", &arange, AXLE_HERE},
     {"linspace", &linspace, AXLE_HERE},
     {"copy_", &copy, AXLE_HERE},
+    {"cat", &cat, AXLE_HERE},
     {"add.Tensor", &add, AXLE_HERE},
     {"sub.Tensor", &sub, AXLE_HERE},
     {"mul.Tensor", &mul, AXLE_HERE},
