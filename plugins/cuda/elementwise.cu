@@ -5,7 +5,7 @@
 // - vector: one dim, every operand contiguous (or a broadcast single element)
 //   and aligned; each thread moves 4 elements with 8-32 byte loads and stores.
 // - strided, 32-bit: up to 2^31 - 1 elements; a division per dim beyond the
-//   first as a multiply-high and a shift (FastDivider), 64-bit byte offsets.
+//   first as a multiply-high and a shift (FastDiv, fast_div.h), 64-bit byte offsets.
 // - strided, 64-bit: larger tensors, 64-bit division.
 // Load/store follow axle's reference semantics: float -> integer truncates
 // toward zero, saturating, NaN -> 0; 16-bit floats round to nearest even;
@@ -478,7 +478,7 @@ __device__ __forceinline__ void element(const Args<C>& a, const int64_t (&off)[k
 // The collapsed indexing with 32-bit division (fewer than 2^31 elements).
 struct Index32 {
   int32_t ndim = 0;
-  FastDivider div[kMaxDims];
+  FastDiv div[kMaxDims];
   int64_t strides[kMaxOperands][kMaxDims] = {};
 };
 
@@ -487,8 +487,8 @@ __device__ __forceinline__ void offsets(const Index32& ix, int64_t i, int64_t (&
 #pragma unroll
   for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
   for (int32_t d = ix.ndim - 1; d > 0; --d) {
-    const FastDivider f = ix.div[d];
-    const uint32_t q = (__umulhi(rest, f.magic) + rest) >> f.shift;
+    const FastDiv& f = ix.div[d];
+    const uint32_t q = fast_div(f, rest);
     const int64_t idx = rest - q * f.divisor;
     rest = q;
 #pragma unroll
@@ -632,7 +632,7 @@ cudaError_t launch(Op op, const Indexing& ix, int64_t n, Operand out, const Oper
     Index32 ix32;
     ix32.ndim = ix.ndim;
     for (int32_t d = 0; d < ix.ndim; ++d) {
-      ix32.div[d] = make_divider(static_cast<uint32_t>(ix.sizes[d]));
+      ix32.div[d] = make_fast_div(static_cast<uint32_t>(ix.sizes[d]));
       for (int k = 0; k < kMaxOperands; ++k) ix32.strides[k][d] = ix.strides[k][d];
     }
     strided_kernel<C, Index32><<<grid_for(n), kThreads, 0, stream>>>(a, ix32, n);

@@ -1,8 +1,7 @@
-// Host-side index planning shared by the elementwise launcher (elementwise.cu):
+// Host-side index planning of the elementwise launcher (elementwise.cu):
 // collapse_dims, which drops size-1 dims and merges dims whose strides allow it
-// for every operand, and make_divider, the multiply-shift divisors the kernels
-// unravel a linear index with. No CUDA calls, so tests compile this file alone
-// (tests/cuda/test_cuda_indexing.cpp checks both against a naive indexer).
+// for every operand. No CUDA calls, so tests compile this file alone
+// (tests/cuda/test_cuda_indexing.cpp checks it against a naive indexer).
 #include "kernels.h"
 
 #include <cstdint>
@@ -46,16 +45,6 @@ void collapse_dims(Indexing* ix, int noperands) {
     for (int k = 0; k < kMaxOperands; ++k) out.strides[k][d] = r.strides[k][top + d];
   }
   *ix = out;
-}
-
-// ---------------------------------------------------------------- fast division
-FastDivider make_divider(uint32_t divisor) {
-  FastDivider f;
-  f.divisor = divisor;
-  while ((uint64_t{1} << f.shift) < divisor) ++f.shift;
-  const uint64_t one = 1;
-  f.magic = static_cast<uint32_t>(((one << 32) * ((one << f.shift) - divisor)) / divisor + 1);
-  return f;
 }
 
 }  // namespace axle::cuda

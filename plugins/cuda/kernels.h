@@ -3,6 +3,8 @@
 
 #include <axle/plugin/helpers.hpp>
 
+#include "fast_div.h"
+
 #include <cstdint>
 
 namespace axle::cuda {
@@ -37,11 +39,6 @@ struct Indexing {
 // for every operand k < noperands. The same (output, inputs) element tuples are
 // visited, in another order. Implemented in indexing.cpp.
 void collapse_dims(Indexing* ix, int noperands);
-// n / divisor for n, divisor < 2^31 as (umulhi(n, magic) + n) >> shift.
-struct FastDivider {
-  uint32_t divisor = 1, magic = 1, shift = 0;
-};
-FastDivider make_divider(uint32_t divisor);  // indexing.cpp
 
 enum class Compute : int32_t { Float, Double, Int64 };
 enum class Op : int32_t {

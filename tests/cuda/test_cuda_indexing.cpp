@@ -1,6 +1,6 @@
 // The CUDA plugin's host-side index math against naive enumeration, on every
 // machine that builds the plugin (no GPU, no CUDA call):
-// - collapse_dims and make_divider (plugins/cuda/indexing.cpp, compiled into this
+// - collapse_dims (plugins/cuda/indexing.cpp, compiled into this
 //   test): random shapes and strides (contiguous, permuted, stepped, broadcast)
 //   with one to four operands visit the same (offset per operand) tuples as a
 //   naive indexer, through both the 64-bit and the kernels' 32-bit
@@ -37,7 +37,7 @@ void print_list(std::ostream& os, const T* values, int n) {
   os << ']';
 }
 
-// ---------------------------------------------------------------- collapse_dims, make_divider
+// ---------------------------------------------------------------- collapse_dims, fast_div
 // An Indexing and its operand count, printed for CAPTURE.
 struct Shown {
   const Indexing& ix;
@@ -73,23 +73,17 @@ void naive_tuples(const Indexing& ix, int nops, std::vector<Tuple>* out) {
   std::sort(out->begin(), out->end());
 }
 
-// n / divisor as the kernels compute it: (umulhi(n, magic) + n) >> shift.
-uint32_t divide(const FastDivider& f, uint32_t n) {
-  const uint32_t hi = static_cast<uint32_t>((uint64_t{n} * f.magic) >> 32);
-  return (hi + n) >> f.shift;
-}
-
-// The kernels' 32-bit unravelling of the first n elements: a FastDivider division
+// The kernels' 32-bit unravelling of the first n elements: a fast_div division
 // per dim beyond the first. Sorted.
 void fast_tuples(const Indexing& ix, int nops, int64_t n, std::vector<Tuple>* out) {
-  FastDivider div[kMaxDims];
-  for (int d = 0; d < ix.ndim; ++d) div[d] = make_divider(static_cast<uint32_t>(ix.sizes[d]));
+  FastDiv div[kMaxDims];
+  for (int d = 0; d < ix.ndim; ++d) div[d] = make_fast_div(static_cast<uint32_t>(ix.sizes[d]));
   out->clear();
   for (int64_t i = 0; i < n; ++i) {
     uint32_t rest = static_cast<uint32_t>(i);
     Tuple t{};
     for (int d = ix.ndim - 1; d > 0; --d) {
-      const uint32_t q = divide(div[d], rest);
+      const uint32_t q = fast_div(div[d], rest);
       const int64_t idx = rest - q * div[d].divisor;
       rest = q;
       for (int k = 0; k < nops; ++k) t[static_cast<size_t>(k)] += idx * ix.strides[k][d];
@@ -241,14 +235,14 @@ TEST_CASE("collapse_dims visits the same element tuples as a naive indexer") {
   CHECK(several_dims > 1000);
 }
 
-TEST_CASE("make_divider divides every n < 2^31 exactly for divisors below 2^31") {
+TEST_CASE("fast_div divides every n < 2^31 exactly for divisors below 2^31") {
   Random rnd(8);
   const uint32_t max = (uint32_t{1} << 31) - 1;
   check_divider(rnd, {1, 2, 3, 5, 7, 8, 255, 256, 257, 65535, 65536, 65537, 1u << 30, (1u << 30) + 1, max}, max,
-                make_divider, divide);
+                make_fast_div, [](const FastDiv& f, uint32_t n) { return fast_div(f, n); });
 }
 
-TEST_CASE("fast_div (reduce_kernels.h) divides every n < 2^31 exactly for divisors up to 2^31") {
+TEST_CASE("fast_div divides every n < 2^31 exactly for the divisor 2^31 and around it") {
   Random rnd(12345);
   const uint32_t max = uint32_t{1} << 31;
   check_divider(rnd, {1, 2, 3, 5, 7, 10, 255, 256, 257, 65535, 65536, 65537, 1u << 30, max - 1, max}, max,

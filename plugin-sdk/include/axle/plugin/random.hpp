@@ -11,18 +11,12 @@
 // are the host API over std::array and give the same values.
 #pragma once
 
+#include <axle/plugin/host_device.hpp>
+
 #include <array>
 #include <cmath>
 #include <cstdint>
 
-// `__host__ __device__` when compiled by nvcc, nothing otherwise.
-#ifndef AXLE_PLUGIN_HOST_DEVICE
-#if defined(__CUDACC__)
-#define AXLE_PLUGIN_HOST_DEVICE __host__ __device__
-#else
-#define AXLE_PLUGIN_HOST_DEVICE
-#endif
-#endif
 
 namespace axle::plugin {
 
