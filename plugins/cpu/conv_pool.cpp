@@ -17,13 +17,10 @@ namespace {
 
 using plugin::arg_bool;
 using plugin::arg_int;
+using plugin::arg_ints;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
 
-std::vector<int64_t> ints(const axle_kernel_call* c, int i) {
-  const axle_value& v = c->args[i];
-  return std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.count);
-}
 int64_t at(const std::vector<int64_t>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; }
 
 bool channels_last(const Shape& s) { return s.ndim() >= 3 && s.strides[1] == 1 && s.dims[1] > 1; }
@@ -89,7 +86,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
       bias = Shape::of(arg_tensor(c, 2));
       if (bias.dtype != src.dtype || bias.ndim() != 1 || bias.has_zero_stride()) return AXLE_DECLINED;
     }
-    const auto stride = ints(c, 3), padding = ints(c, 4), dilation = ints(c, 5);
+    const auto stride = arg_ints(c, 3), padding = arg_ints(c, 4), dilation = arg_ints(c, 5);
     dnnl::memory::dims strides, dilates, pad_l, pad_r;
     for (int64_t d = 0; d < spatial; ++d) {
       const int64_t s = at(stride, d), p = at(padding, d), dil = at(dilation, d);
@@ -193,8 +190,8 @@ axle_status pool(const axle_kernel_call* c, bool max) {
     src.pad_front(4);
     dst.pad_front(4);
   }
-  const auto kernel = ints(c, 1), stride = ints(c, 2), padding = ints(c, 3);
-  const std::vector<int64_t> dilation = max ? ints(c, 4) : std::vector<int64_t>{1, 1};
+  const auto kernel = arg_ints(c, 1), stride = arg_ints(c, 2), padding = arg_ints(c, 3);
+  const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1, 1};
   dnnl::memory::dims k, s, dil, pl, pr;
   for (int d = 0; d < 2; ++d) {
     const int64_t kk = at(kernel, d), ss = at(stride, d), pp = at(padding, d), dd = at(dilation, d);

@@ -11,7 +11,6 @@
 #include <cublas_api.h>
 #include <cublas_v2.h>
 
-#include <cstring>
 
 #include <algorithm>
 #include <map>
@@ -45,9 +44,8 @@ cublasHandle_t handle(int device, const axle_kernel_call* c, axle_status* status
 
 // float32's compute type for the configured matmul precision.
 cublasComputeType_t float32_compute(const axle_kernel_call* c) {
-  const char* p = c->host && c->host->get_option ? c->host->get_option(nullptr, "matmul_precision") : nullptr;
-  if (p && std::strcmp(p, "\"high\"") == 0) return CUBLAS_COMPUTE_32F_FAST_TF32;
-  if (p && std::strcmp(p, "\"medium\"") == 0) return CUBLAS_COMPUTE_32F_FAST_16BF;
+  if (plugin::option_is(c, "matmul_precision", "\"high\"")) return CUBLAS_COMPUTE_32F_FAST_TF32;
+  if (plugin::option_is(c, "matmul_precision", "\"medium\"")) return CUBLAS_COMPUTE_32F_FAST_16BF;
   return CUBLAS_COMPUTE_32F;
 }
 

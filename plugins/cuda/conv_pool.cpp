@@ -42,14 +42,11 @@ namespace {
 
 using plugin::arg_bool;
 using plugin::arg_int;
+using plugin::arg_ints;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
+using plugin::option_is;
 
-std::vector<int64_t> ints(const axle_kernel_call* c, int i) {
-  const axle_value& v = c->args[i];
-  if (v.tag != AXLE_VALUE_INT_LIST) return {};
-  return std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.count);
-}
 // The shape functions expand the lists to one value per spatial dim; one value serves every dim.
 bool list_at(const std::vector<int64_t>& v, size_t i, int* out) {
   if (v.empty()) return false;
@@ -59,26 +56,6 @@ bool list_at(const std::vector<int64_t>& v, size_t i, int* out) {
   return true;
 }
 
-// The bytes a view spans (empty for an empty view).
-struct Span {
-  const char* begin = nullptr;
-  const char* end = nullptr;
-};
-Span span(const axle_tensor_view& v) {
-  Span s;
-  int64_t last = 0;
-  for (int32_t d = 0; d < v.ndim; ++d) {
-    if (v.sizes[d] == 0) return s;
-    last += (v.sizes[d] - 1) * v.strides[d];
-  }
-  s.begin = static_cast<const char*>(v.data);
-  s.end = s.begin + (last + 1) * static_cast<int64_t>(plugin::dtype_size(v.dtype));
-  return s;
-}
-bool overlap(const axle_tensor_view& a, const axle_tensor_view& b) {
-  const Span x = span(a), y = span(b);
-  return x.begin && y.begin && x.begin < y.end && y.begin < x.end;
-}
 
 // ---------------------------------------------------------------- math policy
 
@@ -91,10 +68,6 @@ struct Policy {
   bool deterministic = false;  // the "deterministic" option
 };
 
-bool option_is(const axle_kernel_call* c, const char* key, const char* json) {
-  const char* v = c->host && c->host->get_option ? c->host->get_option(nullptr, key) : nullptr;
-  return v && std::strcmp(v, json) == 0;
-}
 
 // Float32's math type for the configured matmul precision (read as blas.cpp does).
 // In cuDNN 8 and 9, CUDNN_DEFAULT_MATH lets float32 convolutions use TF32 tensor
@@ -201,7 +174,7 @@ struct ConvShape {
 
 // Reads stride / padding / dilation (and checks output_padding) for the spatial dims.
 bool read_geometry(const axle_kernel_call* c, bool transposed, int spatial, ConvShape* s) {
-  const auto stride = ints(c, 3), padding = ints(c, 4), dilation = ints(c, 5), output_padding = ints(c, 7);
+  const auto stride = arg_ints(c, 3), padding = arg_ints(c, 4), dilation = arg_ints(c, 5), output_padding = arg_ints(c, 7);
   for (int d = 0; d < spatial; ++d) {
     const int k = 2 - spatial + d;  // a 1-d convolution fills W only
     int op = 0;
@@ -441,7 +414,7 @@ bool conv_shape(const axle_kernel_call* c, bool transposed, const axle_tensor_vi
 }
 
 bool same_placement(const axle_tensor_view& a, const axle_tensor_view& out) {
-  return a.dtype == out.dtype && a.device_index == out.device_index && !overlap(a, out);
+  return a.dtype == out.dtype && a.device_index == out.device_index && !plugin::views_overlap(a, out);
 }
 
 // convolution.out(input, weight, bias?, stride, padding, dilation, transposed, output_padding, groups, *, out)
@@ -485,8 +458,8 @@ struct PoolShape {
 };
 
 bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
-  const auto kernel = ints(c, 1), stride = ints(c, 2), padding = ints(c, 3);
-  const std::vector<int64_t> dilation = max ? ints(c, 4) : std::vector<int64_t>{1};
+  const auto kernel = arg_ints(c, 1), stride = arg_ints(c, 2), padding = arg_ints(c, 3);
+  const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1};
   for (int d = 0; d < 2; ++d) {
     int dil = 0;
     if (!list_at(kernel, d, &s->kernel[d]) || !list_at(stride, d, &s->stride[d]) ||

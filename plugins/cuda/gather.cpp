@@ -12,7 +12,6 @@
 #include "scatter_kernels.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 namespace axle::cuda {
@@ -100,34 +99,6 @@ axle_status gather(void*, const axle_kernel_call* c) {
 }
 
 // ---------------------------------------------------------------- scatter
-bool same_view(const axle_tensor_view& a, const axle_tensor_view& b) {
-  if (a.data != b.data || a.ndim != b.ndim || a.dtype != b.dtype) return false;
-  for (int32_t d = 0; d < a.ndim; ++d)
-    if (a.sizes[d] != b.sizes[d] || a.strides[d] != b.strides[d]) return false;
-  return true;
-}
-
-// Whether the byte ranges two views span intersect (empty views never do).
-bool overlaps(const axle_tensor_view& a, const axle_tensor_view& b) {
-  auto span = [](const axle_tensor_view& v, uintptr_t* lo, uintptr_t* hi) {
-    int64_t last = 0;
-    for (int32_t d = 0; d < v.ndim; ++d) last += (v.sizes[d] - 1) * v.strides[d];
-    *lo = reinterpret_cast<uintptr_t>(v.data);
-    *hi = *lo + static_cast<uintptr_t>(last + 1) * plugin::dtype_size(v.dtype);
-  };
-  if (plugin::numel(a) == 0 || plugin::numel(b) == 0) return false;
-  uintptr_t alo, ahi, blo, bhi;
-  span(a, &alo, &ahi);
-  span(b, &blo, &bhi);
-  return alo < bhi && blo < ahi;
-}
-
-// The global "deterministic" setting (torch.use_deterministic_algorithms), read
-// per call as blas.cpp reads matmul_precision: JSON text `true` or `false`.
-bool deterministic(const axle_kernel_call* c) {
-  const char* p = c->host && c->host->get_option ? c->host->get_option(nullptr, "deterministic") : nullptr;
-  return p && std::strcmp(p, "true") == 0;
-}
 
 bool atomic_add_dtype(axle_dtype d) {
   return plugin::is_floating(d) || d == AXLE_DTYPE_INT32 || d == AXLE_DTYPE_INT64;
@@ -165,7 +136,7 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   const axle_tensor_view& index = arg_tensor(c, 2);
   const axle_tensor_view* src = M == ScatterMode::Value ? nullptr : &arg_tensor(c, 3);
   const axle_tensor_view& out = c->outputs[0];
-  const bool in_place = same_view(out, self);
+  const bool in_place = plugin::same_view(out, self);
   if (out.ndim > kMaxDims || self.ndim != out.ndim || self.dtype != out.dtype || !index_dtype(index.dtype) ||
       !plugin::is_contiguous(out) || !plugin::is_contiguous(index) || self.device_index != out.device_index ||
       index.device_index != out.device_index ||
@@ -174,14 +145,16 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   for (int32_t d = 0; d < out.ndim; ++d)
     if (self.sizes[d] != out.sizes[d]) return AXLE_DECLINED;
   // Kernels read index / src while writing out: they must not share memory.
-  if ((!in_place && overlaps(out, self)) || overlaps(out, index) || (src && overlaps(out, *src))) return AXLE_DECLINED;
+  using plugin::views_overlap;
+  if ((!in_place && views_overlap(out, self)) || views_overlap(out, index) || (src && views_overlap(out, *src)))
+    return AXLE_DECLINED;
   if constexpr (M == ScatterMode::Add) {
     if (!atomic_add_dtype(out.dtype)) return AXLE_DECLINED;
     // Floating atomicAdd sums the contributions to one element in an order that
     // changes from run to run, so the rounding does too. In deterministic mode
     // decline: the host fallback adds them in the reference's (row-major) order.
     // Integer sums are exact in any order and stay on the device.
-    if (plugin::is_floating(out.dtype) && deterministic(c)) return AXLE_DECLINED;
+    if (plugin::is_floating(out.dtype) && plugin::option_is(c, "deterministic", "true")) return AXLE_DECLINED;
   }
   const int32_t nd = std::max<int32_t>(out.ndim, 1);  // a 0-d tensor is seen as 1-d of size 1
   const int64_t n = plugin::numel(index);

@@ -74,13 +74,6 @@ std::string check_indices(const char* op, const axle_tensor_view& index, int64_t
   return err;
 }
 
-bool same_view(const axle_tensor_view& a, const axle_tensor_view& b) {
-  if (a.data != b.data || a.ndim != b.ndim || a.dtype != b.dtype) return false;
-  for (int32_t d = 0; d < a.ndim; ++d)
-    if (a.sizes[d] != b.sizes[d] || a.strides[d] != b.strides[d]) return false;
-  return true;
-}
-
 // out = self (same shape and dtype) unless they are the same memory.
 void copy_into(const axle_tensor_view& out, const axle_tensor_view& self) {
   if (same_view(out, self)) return;

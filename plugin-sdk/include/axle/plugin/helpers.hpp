@@ -7,11 +7,13 @@
 #include <axle/plugin/axle_plugin.h>
 
 #include <array>
+#include <cstddef>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace axle::plugin {
 
@@ -171,6 +173,25 @@ inline double arg_double(const axle_kernel_call* c, int i) {
 }
 inline bool arg_bool(const axle_kernel_call* c, int i) { return c->args[i].u.i != 0; }
 inline bool arg_scalar_is_floating(const axle_kernel_call* c, int i) { return c->args[i].tag == AXLE_VALUE_DOUBLE; }
+// An int[] argument's values (empty for None).
+inline std::vector<int64_t> arg_ints(const axle_kernel_call* c, int i) {
+  const axle_value& v = c->args[i];
+  if (v.tag != AXLE_VALUE_INT_LIST) return {};
+  return std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.count);
+}
+
+// A configuration value for this call as JSON text (`plugin` NULL: a global key
+// such as "matmul_precision"; else plugins.<plugin>.options.<key>), or NULL when
+// unset or the host has no get_option.
+inline const char* option(const axle_kernel_call* c, const char* plugin, const char* key) {
+  const axle_host_api* h = c->host;
+  return h && h->struct_size > offsetof(axle_host_api, get_option) && h->get_option ? h->get_option(plugin, key) : nullptr;
+}
+// Whether global option `key` is exactly the JSON text `json` ("true", "\"high\"").
+inline bool option_is(const axle_kernel_call* c, const char* key, const char* json) {
+  const char* v = option(c, nullptr, key);
+  return v && std::strcmp(v, json) == 0;
+}
 
 // Report an error status with a message through the host.
 inline axle_status fail(const axle_kernel_call* c, axle_status status, const std::string& message) {
@@ -191,6 +212,29 @@ inline bool is_contiguous(const axle_tensor_view& v) {
     expected *= v.sizes[d];
   }
   return true;
+}
+
+// The same memory, shape, strides and dtype.
+inline bool same_view(const axle_tensor_view& a, const axle_tensor_view& b) {
+  if (a.data != b.data || a.ndim != b.ndim || a.dtype != b.dtype) return false;
+  for (int32_t d = 0; d < a.ndim; ++d)
+    if (a.sizes[d] != b.sizes[d] || a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+// Whether the byte ranges the two views span intersect (empty views never do;
+// strides are never negative).
+inline bool views_overlap(const axle_tensor_view& a, const axle_tensor_view& b) {
+  auto span = [](const axle_tensor_view& v, const char** lo, const char** hi) {
+    int64_t last = 0;
+    for (int32_t d = 0; d < v.ndim; ++d) last += (v.sizes[d] - 1) * v.strides[d];
+    *lo = static_cast<const char*>(v.data);
+    *hi = *lo + (last + 1) * static_cast<int64_t>(dtype_size(v.dtype));
+  };
+  if (numel(a) == 0 || numel(b) == 0) return false;
+  const char *alo, *ahi, *blo, *bhi;
+  span(a, &alo, &ahi);
+  span(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
 }
 
 // ------------------------------------------------------------ strided N-d loop
