@@ -236,9 +236,6 @@ FallbackState& fallback_state() {
   return *s;
 }
 
-// > 0 while this thread runs an op on the fallback target.
-thread_local int t_fallback_depth = 0;
-
 Value to_device(const Value& v, const Device& target) {
   if (v.is_tensor() && v.tensor().defined()) return v.tensor().to(target);
   if (v.tag() == Value::Tag::TensorList) {
@@ -259,12 +256,15 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
     no_kernel(op, device, detail::concat("has no kernel and the fallback policy for it on '", device.type().name(),
                                          "' is 'error'").c_str());
   const Device target = Device(cfg.fallback_target.value_or("cpu")).resolved();
-  if (target.type() == device.type()) {
-    // Inside a fallback, the target itself lacks the kernel: the op is missing there.
-    if (t_fallback_depth > 0) no_kernel(op, device, "has no kernel (not even on the fallback target)");
-    AXLE_CHECK(false, ConfigError, "fallback.target '", target, "' is the device type the call failed on (", device,
-               ") for operator '", op.name, "'");
-  }
+  AXLE_CHECK(target.type() != device.type(), ConfigError, "fallback.target '", target,
+             "' is the device type the call failed on (", device, ") for operator '", op.name, "'");
+  // A target that could only fall back again lacks the op too: missing, before any copy.
+  PluginManager& pm = PluginManager::get();
+  if (!pm.is_device_type_ready(target.type())) pm.ensure_device_type(target.type());
+  const Slot* there = Registry::get().table().slot(op.index, target.type().id());
+  if (!there || std::all_of(there->chain.begin(), there->chain.end(),
+                            [](const Candidate& c) { return c.kind == CandidateKind::HostFallback; }))
+    no_kernel(op, target, "has no kernel (not even on the fallback target)");
   const auto key = std::make_pair(op.name, device.type().name());
   {
     FallbackState& s = fallback_state();
@@ -280,10 +280,6 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
   for (const Value& v : args) host_args.push_back(to_device(v, target));
   const int d = op.schema.find_argument("device");
   if (d >= 0 && !host_args[d].is_none()) host_args[d] = target;
-  ++t_fallback_depth;
-  struct Leave {
-    ~Leave() { --t_fallback_depth; }
-  } leave;
   Stack host_out = dispatch(op, host_args);
   for (size_t i = 0; i < outputs.size() && i < host_out.size(); ++i) {
     if (outputs[i].is_tensor() && outputs[i].tensor().defined())
@@ -301,15 +297,30 @@ size_t span_bytes(const Tensor& t) {
   return static_cast<size_t>(last + 1) * element_size(t.dtype());
 }
 
+// One runtime byte copy between the host and `device`, complete on return and
+// ordered after the work queued on the device's current stream (a kernel still
+// writing the source): enqueued on that stream, which is then waited for (the
+// default stream's copies are synchronous by the runtime contract).
+void blocking_copy(const Device& device, CopyKind kind, void* dst, const void* src, size_t n) {
+  if (n == 0) return;
+  DeviceRuntime& rt = device_runtime(device.type());
+  void* stream = detail::current_stream_handle(device);
+  rt.copy(kind, device.index(), dst, src, n, stream);
+  if (stream) rt.stream_synchronize(device.index(), stream);
+}
+
+// Same dtype and sizes, both dense: one byte copy does it.
+bool dense_pair(const Tensor& dst, const Tensor& src) {
+  return src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && src.is_contiguous() && dst.is_contiguous();
+}
+
 // A device tensor brought to the host without any op on its device (which may
 // lack copy_): the bytes of its span copied by the runtime, the view rebuilt.
 Tensor raw_to_host(const Tensor& t) {
   const size_t bytes = span_bytes(t);
   const int64_t esize = static_cast<int64_t>(element_size(t.dtype()));
   Tensor span = make_empty({static_cast<int64_t>(bytes) / esize}, t.dtype(), Device("cpu"));
-  if (bytes)
-    device_runtime(t.device().type())
-        .copy(CopyKind::DeviceToHost, t.device().index(), span.data_ptr(), t.data_ptr(), bytes, nullptr);
+  blocking_copy(t.device(), CopyKind::DeviceToHost, span.data_ptr(), t.data_ptr(), bytes);
   return make_view(span, t.sizes(), t.strides(), 0);
 }
 
@@ -325,9 +336,7 @@ Tensor raw_to_host(const Tensor& t) {
 // alive until that stream is synchronized. Everything else is synchronous.
 bool async_copy(Tensor& dst, const Tensor& src) {
   const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
-  if (src_host == dst_host || src.dtype() != dst.dtype() || src.sizes() != dst.sizes() || !src.is_contiguous() ||
-      !dst.is_contiguous())
-    return false;
+  if (src_host == dst_host || !dense_pair(dst, src)) return false;
   const Device device = src_host ? dst.device() : src.device();
   void* stream = detail::current_stream_handle(device);
   if (!stream) return false;  // the default stream: synchronous, as the runtime contract says
@@ -342,11 +351,8 @@ bool async_copy(Tensor& dst, const Tensor& src) {
 
 void cross_device_copy(Tensor& dst, const Tensor& src) {
   const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
-  if (!src_host && dst_host && src.dtype() == dst.dtype() && src.sizes() == dst.sizes() && src.is_contiguous() &&
-      dst.is_contiguous()) {  // dense download (.cpu(), .numpy()): straight into dst, no host staging
-    if (const size_t n = dst.nbytes())
-      device_runtime(src.device().type())
-          .copy(CopyKind::DeviceToHost, src.device().index(), dst.data_ptr(), src.data_ptr(), n, nullptr);
+  if (!src_host && dst_host && dense_pair(dst, src)) {  // .cpu(), .numpy(): straight into dst, no staging
+    blocking_copy(src.device(), CopyKind::DeviceToHost, dst.data_ptr(), src.data_ptr(), dst.nbytes());
     return;
   }
   if (!src_host) {
@@ -358,16 +364,14 @@ void cross_device_copy(Tensor& dst, const Tensor& src) {
     }
     return;
   }
-  DeviceRuntime& rt = device_runtime(dst.device().type());
-  const int index = dst.device().index();
   if (dst.is_contiguous()) {
     const Tensor s = src.expand(dst.sizes()).to(dst.dtype()).contiguous();
-    if (const size_t n = dst.nbytes()) rt.copy(CopyKind::HostToDevice, index, dst.data_ptr(), s.data_ptr(), n, nullptr);
+    blocking_copy(dst.device(), CopyKind::HostToDevice, dst.data_ptr(), s.data_ptr(), dst.nbytes());
     return;
   }
   Tensor span = raw_to_host(dst);
   span.copy_(src);
-  if (const size_t n = span_bytes(dst)) rt.copy(CopyKind::HostToDevice, index, dst.data_ptr(), span.data_ptr(), n, nullptr);
+  blocking_copy(dst.device(), CopyKind::HostToDevice, dst.data_ptr(), span.data_ptr(), span_bytes(dst));
 }
 
 const OpEntry* copy_op() {

@@ -176,6 +176,14 @@ TEST_CASE("streams: the current stream reaches kernels; non_blocking copies are 
     s.synchronize();
     CHECK(values(dev) == std::vector<double>(n, 3.0));
     CHECK(std::vector<float>(back.data_ptr<float>(), back.data_ptr<float>() + n) == std::vector<float>(n, 2.0f));
+    // A blocking copy is ordered after the stream's queued work: no synchronize here.
+    Tensor dev2;
+    {
+      const Tensor host = full({n}, 5.0);
+      dev2 = host.to(arena, /*non_blocking=*/true);  // queued on s
+    }
+    CHECK(values(dev2.cpu()) == std::vector<double>(n, 5.0));  // .cpu() waits for the upload
+    CHECK(values(add(dev2, dev2).cpu()) == std::vector<double>(n, 10.0));
     // Events order one stream after another.
     const Stream s2 = Stream::create(arena);
     Event e(arena);

@@ -57,8 +57,8 @@ struct AXLE_API Config {
   std::optional<std::string> matmul_precision;
   // "deterministic": true asks for run-to-run identical results
   // (torch.use_deterministic_algorithms). Plugins read it with get_option(NULL,
-  // "deterministic"); no shipped plugin has a nondeterministic kernel, so today
-  // it is stored and reported only.
+  // "deterministic"). The CUDA plugin then uses deterministic cuDNN algorithms
+  // only and declines floating-point scatter_add (atomics).
   std::optional<bool> deterministic;
   // "log_pattern" (spdlog pattern) and "log_file" (append log lines to a file
   // instead of stderr).
