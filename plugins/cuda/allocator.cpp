@@ -79,9 +79,9 @@ void release(DeviceCache& c) {
 
 }  // namespace
 
-axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
+axle_status cached_malloc(int device, size_t nbytes, void** ptr, const axle_kernel_call* call) {
   DeviceGuard guard(device);
-  if (axle_status s = guard.status()) return s;
+  if (axle_status s = guard.status(call)) return s;
   DeviceCache& c = cache(device);
   const size_t size = round_size(nbytes);
   std::lock_guard lock(c.mutex);
@@ -102,10 +102,12 @@ axle_status cached_malloc(int device, size_t nbytes, void** ptr) {
       size_t free_b = 0, total_b = 0;
       cudaGetLastError();
       if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
-      set_last_error("CUDA out of memory: tried to allocate " + std::to_string(nbytes) + " bytes on cuda:" +
-                     std::to_string(device) + "; " + std::to_string(free_b) + " of " + std::to_string(total_b) +
-                     " bytes free, " + std::to_string(c.reserved) + " reserved by axle's cache (" +
-                     cudaGetErrorString(e) + ")");
+      std::string msg = "CUDA out of memory: tried to allocate " + std::to_string(nbytes) + " bytes on cuda:" +
+                        std::to_string(device) + "; " + std::to_string(free_b) + " of " + std::to_string(total_b) +
+                        " bytes free, " + std::to_string(c.reserved) + " reserved by axle's cache (" +
+                        cudaGetErrorString(e) + ")";
+      if (call) plugin::fail(call, AXLE_ERROR_OUT_OF_MEMORY, msg);
+      set_last_error(std::move(msg));
       return AXLE_ERROR_OUT_OF_MEMORY;
     }
     c.reserved += size;

@@ -20,9 +20,29 @@
 
 namespace axle::cuda {
 
-axle_status cached_malloc(int device, size_t nbytes, void** ptr);
+// `call`: inside a kernel, a failure's message (requested / free / reserved
+// bytes for out of memory) is also recorded on the call, which is what the
+// dispatcher reports; always on the thread's last error.
+axle_status cached_malloc(int device, size_t nbytes, void** ptr, const axle_kernel_call* call = nullptr);
 axle_status cached_free(int device, void* ptr);
 axle_status allocator_stats(int device, axle_allocator_stats* stats);
 axle_status empty_cache(int device);
+
+// Kernel scratch memory, released when it goes out of scope: cached_free orders
+// the block's reuse after the work queued so far, so queued kernels may still
+// use it.
+struct Scratch {
+  int device = 0;
+  void* ptr = nullptr;
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() { cached_free(device, ptr); }
+  // Allocates `nbytes` (a failure recorded on `call`); AXLE_OK with ptr NULL for 0.
+  axle_status allocate(int dev, size_t nbytes, const axle_kernel_call* call) {
+    device = dev;
+    return nbytes ? cached_malloc(dev, nbytes, &ptr, call) : AXLE_OK;
+  }
+};
 
 }  // namespace axle::cuda

@@ -352,12 +352,12 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
   for (const Algo& a : algos) {
     void* workspace = nullptr;
     if (a.workspace > 0) {
-      const axle_status s = cached_malloc(k.device, a.workspace, &workspace);
+      const axle_status s = cached_malloc(k.device, a.workspace, &workspace, k.c);
       if (s == AXLE_ERROR_OUT_OF_MEMORY) {
         out_of_memory = true;  // a later algorithm may need less
         continue;
       }
-      if (s != AXLE_OK) return plugin::fail(k.c, s, last_error_text() ? last_error_text() : "cached_malloc failed");
+      if (s != AXLE_OK) return s;
     }
     axle_status s = set_math(k, a.math);
     const char* what = k.transposed ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward";
@@ -368,9 +368,7 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
     if (s != AXLE_DECLINED) return s;
     forget_algo(k.key, a.algo);
   }
-  if (out_of_memory)
-    return plugin::fail(k.c, AXLE_ERROR_OUT_OF_MEMORY,
-                        last_error_text() ? last_error_text() : "out of memory for a cuDNN workspace");
+  if (out_of_memory) return AXLE_ERROR_OUT_OF_MEMORY;  // the message is on the call (cached_malloc)
   return AXLE_DECLINED;
 }
 
@@ -387,9 +385,12 @@ axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_vi
     ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
     ix.strides[2][d] = d == 1 && bias.sizes[0] != 1 ? bias.strides[0] * esize : 0;
   }
-  const Operand o{out.data, out.dtype}, b{bias.data, bias.dtype};
-  const Compute compute = out.dtype == AXLE_DTYPE_FLOAT64 ? Compute::Double : Compute::Float;
-  const int e = launch_elementwise(Op::Add, compute, ix, plugin::numel(out), o, o, b, 1.0, c->stream);
+  const Operand in[3] = {{out.data, out.dtype}, {bias.data, bias.dtype}, {nullptr, AXLE_DTYPE_FLOAT32}};
+  OpScalars alpha;
+  alpha.f[0] = 1.0;  // add's alpha
+  alpha.i[0] = 1;
+  const int e = launch_elementwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha,
+                                   c->stream);
   return check(static_cast<cudaError_t>(e), "convolution bias", c);
 }
 

@@ -30,7 +30,6 @@ class DeviceGuard {
   ~DeviceGuard();
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;
-  bool ok() const { return ok_; }
   // AXLE_OK, or the status of the failed cudaSetDevice (recorded as check() does).
   axle_status status(const axle_kernel_call* call = nullptr) const;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <axle/plugin/axle_plugin.h>
+#include <axle/plugin/host_device.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -31,11 +32,11 @@ __device__ __forceinline__ void store_as(T* p, int64_t i, A v) {
 
 // max / min that propagate NaN (torch's amax, amin and softmax do).
 template <typename A>
-__device__ __forceinline__ A max_nan(A a, A b) {
+AXLE_PLUGIN_HOST_DEVICE __forceinline__ A max_nan(A a, A b) {
   return (a != a || b != b) ? a + b : (a > b ? a : b);
 }
 template <typename A>
-__device__ __forceinline__ A min_nan(A a, A b) {
+AXLE_PLUGIN_HOST_DEVICE __forceinline__ A min_nan(A a, A b) {
   return (a != a || b != b) ? a + b : (a < b ? a : b);
 }
 
@@ -46,10 +47,6 @@ struct SumOp {
 struct MaxOp {
   template <typename A>
   __device__ A operator()(A a, A b) const { return max_nan(a, b); }
-};
-struct MinOp {
-  template <typename A>
-  __device__ A operator()(A a, A b) const { return min_nan(a, b); }
 };
 
 // Block-wide reduction of one value per thread (blockDim.x == kRowThreads);

@@ -72,17 +72,12 @@ axle_status run(const axle_kernel_call* c, Op op, Compute compute, const axle_te
   const int64_t n = plugin::numel(out);
   if (n == 0) return AXLE_OK;
   DeviceGuard guard(out.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(out.device_index), "cudaSetDevice", c);
+  if (axle_status s = guard.status(c)) return s;
   Operand operands[3];
   for (int k = 0; k < 3; ++k)
     if (in.v[k]) operands[k] = Operand{in.v[k]->data, in.v[k]->dtype};
   const int e = launch_elementwise(op, compute, ix, n, Operand{out.data, out.dtype}, operands, s, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
-}
-
-// The compute type of an op whose inputs are converted to the output's dtype.
-Compute compute_for(axle_dtype out) {
-  return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : is_floating(out) ? Compute::Float : Compute::Int64;
 }
 
 // Dtypes whose every value a float holds exactly.

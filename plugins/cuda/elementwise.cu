@@ -474,49 +474,6 @@ __device__ __forceinline__ void element(const Args<C>& a, const int64_t (&off)[k
   store<C>(a.out + off[0], a.dt[0], apply<C>(a, v[0], v[1], v[2]));
 }
 
-// ---------------------------------------------------------------- indexing
-// The collapsed indexing with 32-bit division (fewer than 2^31 elements).
-struct Index32 {
-  int32_t ndim = 0;
-  FastDiv div[kMaxDims];
-  int64_t strides[kMaxOperands][kMaxDims] = {};
-};
-
-__device__ __forceinline__ void offsets(const Index32& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
-  uint32_t rest = static_cast<uint32_t>(i);
-#pragma unroll
-  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
-  for (int32_t d = ix.ndim - 1; d > 0; --d) {
-    const FastDiv& f = ix.div[d];
-    const uint32_t q = fast_div(f, rest);
-    const int64_t idx = rest - q * f.divisor;
-    rest = q;
-#pragma unroll
-    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
-  }
-  if (ix.ndim > 0) {
-#pragma unroll
-    for (int k = 0; k < kMaxOperands; ++k) off[k] += static_cast<int64_t>(rest) * ix.strides[k][0];
-  }
-}
-
-__device__ __forceinline__ void offsets(const Indexing& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
-  int64_t rest = i;
-#pragma unroll
-  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
-  for (int32_t d = ix.ndim - 1; d > 0; --d) {
-    const int64_t size = ix.sizes[d];
-    const int64_t q = rest / size;
-    const int64_t idx = rest - q * size;
-    rest = q;
-#pragma unroll
-    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
-  }
-  if (ix.ndim > 0) {
-#pragma unroll
-    for (int k = 0; k < kMaxOperands; ++k) off[k] += rest * ix.strides[k][0];
-  }
-}
 
 // ---------------------------------------------------------------- kernels
 template <typename C, typename Ix>
@@ -629,13 +586,7 @@ cudaError_t launch(Op op, const Indexing& ix, int64_t n, Operand out, const Oper
     for (int k = 0; k < kMaxOperands; ++k) st.s[k] = ix.strides[k][0];
     vector_kernel<C><<<grid_for((n + kVec - 1) / kVec), kThreads, 0, stream>>>(a, st, n);
   } else if (n <= INT32_MAX) {
-    Index32 ix32;
-    ix32.ndim = ix.ndim;
-    for (int32_t d = 0; d < ix.ndim; ++d) {
-      ix32.div[d] = make_fast_div(static_cast<uint32_t>(ix.sizes[d]));
-      for (int k = 0; k < kMaxOperands; ++k) ix32.strides[k][d] = ix.strides[k][d];
-    }
-    strided_kernel<C, Index32><<<grid_for(n), kThreads, 0, stream>>>(a, ix32, n);
+    strided_kernel<C, Index32><<<grid_for(n), kThreads, 0, stream>>>(a, make_index32(ix), n);
   } else {
     strided_kernel<C, Indexing><<<grid_for(n), kThreads, 0, stream>>>(a, ix, n);
   }
@@ -656,15 +607,6 @@ int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Op
     case Compute::Int64: return launch<int64_t>(op, collapsed, n, out, in, s, st);
   }
   return static_cast<int>(cudaErrorInvalidValue);
-}
-
-int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
-                       double alpha, void* stream) {
-  OpScalars s;
-  s.f[0] = alpha;
-  s.i[0] = alpha > -9.2e18 && alpha < 9.2e18 ? static_cast<int64_t>(alpha) : 0;
-  const Operand in[3] = {a, b, Operand{nullptr, AXLE_DTYPE_FLOAT32}};
-  return launch_elementwise(op, compute, ix, n, out, in, s, stream);
 }
 
 }  // namespace axle::cuda

@@ -29,15 +29,18 @@ axle_status check_range(const axle_kernel_call* c, const char* op, const axle_te
                         int64_t size) {
   const int64_t n = plugin::numel(index);
   if (n == 0) return AXLE_OK;
-  void* scratch = nullptr;
-  if (axle_status s = cached_malloc(index.device_index, 2 * sizeof(long long), &scratch)) return s;
   long long range[2] = {0, 0};
-  int e = launch_index_min_max(index.data, index.dtype == AXLE_DTYPE_INT32, n, static_cast<long long*>(scratch),
-                               c->stream);
-  if (e == 0)
-    e = static_cast<int>(cudaMemcpyAsync(range, scratch, sizeof range, cudaMemcpyDeviceToHost, to_cuda(c->stream)));
-  if (e == 0) e = static_cast<int>(cudaStreamSynchronize(to_cuda(c->stream)));
-  cached_free(index.device_index, scratch);
+  int e = 0;
+  {
+    Scratch scratch;
+    if (axle_status s = scratch.allocate(index.device_index, sizeof range, c)) return s;
+    e = launch_index_min_max(index.data, index.dtype == AXLE_DTYPE_INT32, n, static_cast<long long*>(scratch.ptr),
+                             c->stream);
+    if (e == 0)
+      e = static_cast<int>(
+          cudaMemcpyAsync(range, scratch.ptr, sizeof range, cudaMemcpyDeviceToHost, to_cuda(c->stream)));
+    if (e == 0) e = static_cast<int>(cudaStreamSynchronize(to_cuda(c->stream)));
+  }
   if (e != 0) return check(static_cast<cudaError_t>(e), op, c);
   const long long bad = range[1] >= size ? range[1] : range[0] < 0 ? range[0] : 0;
   if (range[1] >= size || range[0] < 0)
@@ -103,14 +106,6 @@ axle_status gather(void*, const axle_kernel_call* c) {
 bool atomic_add_dtype(axle_dtype d) {
   return plugin::is_floating(d) || d == AXLE_DTYPE_INT32 || d == AXLE_DTYPE_INT64;
 }
-
-// Device scratch released when the call returns: cached_free orders the reuse
-// after the kernels queued so far.
-struct Scratch {
-  int device = 0;
-  void* ptr = nullptr;
-  ~Scratch() { cached_free(device, ptr); }
-};
 
 // out = self, byte for byte (same shape and dtype; out contiguous, not overlapping self).
 axle_status copy_self(const axle_kernel_call* c, const axle_tensor_view& self, const axle_tensor_view& out) {
@@ -180,10 +175,10 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   if (axle_status s = guard.status(c)) return s;
   if (axle_status s = check_range(c, M == ScatterMode::Add ? "scatter_add()" : "scatter()", index, dim, dim_size))
     return s;
-  Scratch scratch{out.device_index, nullptr};
-  const size_t scratch_bytes = M == ScatterMode::Src && n > 0 ? scatter_src_scratch_bytes(shape) : 0;
-  if (scratch_bytes > 0)
-    if (axle_status s = cached_malloc(out.device_index, scratch_bytes, &scratch.ptr)) return s;
+  Scratch scratch;
+  if (axle_status s = scratch.allocate(
+          out.device_index, M == ScatterMode::Src && n > 0 ? scatter_src_scratch_bytes(shape) : 0, c))
+    return s;
   if (!in_place)
     if (axle_status s = copy_self(c, self, out)) return s;
   if (n == 0) return AXLE_OK;

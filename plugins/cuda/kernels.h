@@ -40,6 +40,49 @@ struct Indexing {
 // visited, in another order. Implemented in indexing.cpp.
 void collapse_dims(Indexing* ix, int noperands);
 
+// The same indexing with a fast_div divisor per dim (fewer than 2^31 elements).
+struct Index32 {
+  int32_t ndim = 0;
+  FastDiv div[kMaxDims];
+  int64_t strides[kMaxOperands][kMaxDims] = {};
+};
+inline Index32 make_index32(const Indexing& ix) {
+  Index32 r;
+  r.ndim = ix.ndim;
+  for (int32_t d = 0; d < ix.ndim; ++d) {
+    r.div[d] = make_fast_div(static_cast<uint32_t>(ix.sizes[d]));
+    for (int k = 0; k < kMaxOperands; ++k) r.strides[k][d] = ix.strides[k][d];
+  }
+  return r;
+}
+
+// Byte offset per operand of element i (row-major over the dims): what the
+// strided kernels compute per element, on the host too (tests).
+AXLE_PLUGIN_HOST_DEVICE inline void offsets(const Index32& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
+  uint32_t rest = static_cast<uint32_t>(i);
+  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
+  for (int32_t d = ix.ndim - 1; d > 0; --d) {
+    const uint32_t q = fast_div(ix.div[d], rest);
+    const int64_t idx = rest - q * ix.div[d].divisor;
+    rest = q;
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
+  }
+  if (ix.ndim > 0)
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += static_cast<int64_t>(rest) * ix.strides[k][0];
+}
+AXLE_PLUGIN_HOST_DEVICE inline void offsets(const Indexing& ix, int64_t i, int64_t (&off)[kMaxOperands]) {
+  int64_t rest = i;
+  for (int k = 0; k < kMaxOperands; ++k) off[k] = 0;
+  for (int32_t d = ix.ndim - 1; d > 0; --d) {
+    const int64_t q = rest / ix.sizes[d];
+    const int64_t idx = rest - q * ix.sizes[d];
+    rest = q;
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += idx * ix.strides[k][d];
+  }
+  if (ix.ndim > 0)
+    for (int k = 0; k < kMaxOperands; ++k) off[k] += rest * ix.strides[k][0];
+}
+
 enum class Compute : int32_t { Float, Double, Int64 };
 enum class Op : int32_t {
   Copy, Fill, Add, Sub, Mul, Div, Neg, Relu, Exp, Log, Sqrt, Abs, Sigmoid, Tanh, Sin, Cos,
@@ -70,9 +113,10 @@ struct OpScalars {
 // Returns a cudaError_t as int (0: success).
 int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
                        const OpScalars& scalars, void* stream);
-// out = op(a [, b]); `alpha` scales b (add/sub) or is the fill value.
-int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, Operand a, Operand b,
-                       double alpha, void* stream);
+// The compute type of an op whose inputs are converted to the output's dtype.
+inline Compute compute_for(axle_dtype out) {
+  return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : plugin::is_floating(out) ? Compute::Float : Compute::Int64;
+}
 
 // ---- launchers implemented in norms.cu (contiguous tensors; 0 or a cudaError_t)
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.

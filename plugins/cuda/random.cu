@@ -66,15 +66,6 @@ __global__ void random_kernel(T* out, int64_t n, RandomLayout layout, uint64_t s
 }
 
 // uniform01's random bits per dtype, as the reference: never rounds up to 1.
-int mantissa_bits(axle_dtype d) {
-  switch (d) {
-    case AXLE_DTYPE_FLOAT64: return 53;
-    case AXLE_DTYPE_FLOAT16: return 11;
-    case AXLE_DTYPE_BFLOAT16: return 8;
-    default: return 24;
-  }
-}
-
 template <typename T, RandomKind K>
 int launch(void* out, int64_t n, const RandomLayout& layout, uint64_t seed, uint64_t offset, int bits, int64_t low,
            uint64_t range, cudaStream_t s) {
@@ -87,7 +78,7 @@ int launch(void* out, int64_t n, const RandomLayout& layout, uint64_t seed, uint
 template <RandomKind K>
 int launch_floating(axle_dtype dt, void* out, int64_t n, const RandomLayout& layout, uint64_t seed, uint64_t offset,
                     cudaStream_t s) {
-  const int bits = mantissa_bits(dt);
+  const int bits = plugin::uniform_bits(dt);
   switch (dt) {
     case AXLE_DTYPE_FLOAT32: return launch<float, K>(out, n, layout, seed, offset, bits, 0, 1, s);
     case AXLE_DTYPE_FLOAT64: return launch<double, K>(out, n, layout, seed, offset, bits, 0, 1, s);

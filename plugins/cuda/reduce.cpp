@@ -50,14 +50,6 @@ Mask dim_list(const axle_kernel_call* c, int i, const axle_tensor_view& x) {
   return m;
 }
 
-// Device scratch released when the call returns: cached_free orders its reuse
-// after the kernels queued so far.
-struct Scratch {
-  int device = 0;
-  void* ptr = nullptr;
-  ~Scratch() { cached_free(device, ptr); }
-};
-
 // Runs `op` over the flagged dims of args[0] into `values` (may be NULL: argmax)
 // and `indices` (ArgMax / ArgMin only, may be NULL); param: see ReduceOp.
 axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, const axle_tensor_view* values,
@@ -81,10 +73,9 @@ axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, con
   if (indices) call.indices = static_cast<int64_t*>(indices->data);
   call.param = param;
   DeviceGuard guard(first.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(first.device_index), "cudaSetDevice", c);
-  Scratch scratch{first.device_index, nullptr};
-  if (const size_t bytes = reduction_scratch_bytes(call))
-    if (axle_status s = cached_malloc(first.device_index, bytes, &scratch.ptr)) return s;
+  if (axle_status s = guard.status(c)) return s;
+  Scratch scratch;
+  if (axle_status s = scratch.allocate(first.device_index, reduction_scratch_bytes(call), c)) return s;
   return check(static_cast<cudaError_t>(launch_reduction(call, scratch.ptr, c->stream)), c->op_name, c);
 }
 
@@ -185,10 +176,9 @@ axle_status cumulative(void*, const axle_kernel_call* c) {
   call.y = y.data;
   call.y_dtype = y.dtype;
   DeviceGuard guard(y.device_index);
-  if (!guard.ok()) return check(cudaSetDevice(y.device_index), "cudaSetDevice", c);
-  Scratch scratch{y.device_index, nullptr};
-  if (const size_t bytes = scan_scratch_bytes(call))
-    if (axle_status s = cached_malloc(y.device_index, bytes, &scratch.ptr)) return s;
+  if (axle_status s = guard.status(c)) return s;
+  Scratch scratch;
+  if (axle_status s = scratch.allocate(y.device_index, scan_scratch_bytes(call), c)) return s;
   return check(static_cast<cudaError_t>(launch_scan(call, scratch.ptr, c->stream)), c->op_name, c);
 }
 

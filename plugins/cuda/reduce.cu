@@ -14,6 +14,7 @@
 // bfloat16, double when float64 is involved, wrapping 64-bit integers for
 // integral sums and products, int64 for integral max / min).
 #include "device_math.cuh"
+#include "kernels.h"
 #include "reduce_kernels.h"
 
 #include <cuda_runtime.h>
@@ -32,7 +33,7 @@ constexpr int64_t kMinPerThread = 64;    // split the reduced range only beyond 
 
 #define AXLE_HD AXLE_PLUGIN_HOST_DEVICE __forceinline__
 
-// Host and device (the reducers are checked on the host too).
+// The reducers' scalar math (host and device callable).
 template <typename A>
 AXLE_HD bool is_nan(A v) {
   if constexpr (std::is_floating_point_v<A>) return v != v;
@@ -61,14 +62,6 @@ template <typename A>
 AXLE_HD A sqrt_(A x) {
   if constexpr (std::is_same_v<A, double>) return sqrt(x);
   else return sqrtf(x);
-}
-template <typename A>
-AXLE_HD A nan_max(A a, A b) {
-  return (a != a || b != b) ? a + b : (a > b ? a : b);
-}
-template <typename A>
-AXLE_HD A nan_min(A a, A b) {
-  return (a != a || b != b) ? a + b : (a < b ? a : b);
 }
 template <typename A>
 AXLE_HD bool is_finite(A x) {
@@ -117,7 +110,7 @@ struct ExtremeR {
   bool largest = true;
   AXLE_HD State identity() const { return largest ? lowest<A>() : highest<A>(); }
   AXLE_HD State combine(State a, State b) const {
-    if constexpr (std::is_floating_point_v<A>) return largest ? nan_max(a, b) : nan_min(a, b);
+    if constexpr (std::is_floating_point_v<A>) return largest ? max_nan(a, b) : min_nan(a, b);
     else return largest ? (a > b ? a : b) : (a < b ? a : b);
   }
   AXLE_HD State update(State s, A x, int64_t) const { return combine(s, x); }
@@ -206,7 +199,7 @@ struct NormR {
   int64_t count = 0;
   AXLE_HD State identity() const { return kind == NegInf ? A(INFINITY) : A(0); }
   AXLE_HD State combine(State a, State b) const {
-    return kind == Inf ? nan_max(a, b) : kind == NegInf ? nan_min(a, b) : a + b;
+    return kind == Inf ? max_nan(a, b) : kind == NegInf ? min_nan(a, b) : a + b;
   }
   AXLE_HD State update(State s, A x, int64_t) const {
     switch (kind) {
@@ -236,7 +229,7 @@ struct LseR {
   using State = LseState<A>;
   AXLE_HD State identity() const { return {-A(INFINITY), A(0)}; }
   AXLE_HD State combine(State a, State b) const {
-    const A m = nan_max(a.m, b.m);
+    const A m = max_nan(a.m, b.m);
     if (!is_finite(m)) return {m, A(0)};
     const A sa = a.m == -A(INFINITY) ? A(0) : a.s * exp_(a.m - m);
     const A sb = b.m == -A(INFINITY) ? A(0) : b.s * exp_(b.m - m);
@@ -404,9 +397,7 @@ int run(const R& r, const ReduceCall& c, void* scratch, cudaStream_t stream) {
 }
 
 bool is_f64(axle_dtype d) { return d == AXLE_DTYPE_FLOAT64; }
-bool is_floating(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16;
-}
+using plugin::is_floating;
 
 // Calls f(reducer) with the reducer of the call's op in its accumulator type.
 template <typename Ret, typename F>

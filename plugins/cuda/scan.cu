@@ -9,6 +9,7 @@
 // kind (float; double when float64 is involved; wrapping 64-bit integers for
 // integral outputs), loading any dtype through a runtime switch.
 #include "device_math.cuh"
+#include "kernels.h"
 #include "reduce_kernels.h"
 
 #include <cub/block/block_reduce.cuh>
@@ -124,9 +125,7 @@ __global__ void __launch_bounds__(kThreads) scan_chunks(ScanOp<A> op, Args a, co
   }
 }
 
-bool is_floating(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16;
-}
+using plugin::is_floating;
 
 // How the work is cut: one thread per line, or blocks over (line, chunk).
 struct ScanPlan {

@@ -10,15 +10,6 @@ using namespace axle::plugin;
 
 namespace {
 
-int mantissa_bits(axle_dtype d) {
-  switch (d) {
-    case AXLE_DTYPE_FLOAT64: return 53;
-    case AXLE_DTYPE_FLOAT16: return 11;
-    case AXLE_DTYPE_BFLOAT16: return 8;
-    default: return 24;
-  }
-}
-
 // Calls fn(philox words) -> value for each output element in row-major order.
 template <typename T, typename Fn>
 void generate(const axle_tensor_view& out, const axle_value& gen, Fn&& fn) {
@@ -29,7 +20,7 @@ void generate(const axle_tensor_view& out, const axle_value& gen, Fn&& fn) {
 }
 
 axle_status rand(void*, const axle_kernel_call* c) {
-  const int bits = mantissa_bits(c->outputs[0].dtype);
+  const int bits = uniform_bits(c->outputs[0].dtype);
   generate<double>(c->outputs[0], c->args[1], [bits](const std::array<uint32_t, 4>& r) { return uniform01(r, bits); });
   return AXLE_OK;
 }

@@ -73,23 +73,16 @@ void naive_tuples(const Indexing& ix, int nops, std::vector<Tuple>* out) {
   std::sort(out->begin(), out->end());
 }
 
-// The kernels' 32-bit unravelling of the first n elements: a fast_div division
-// per dim beyond the first. Sorted.
-void fast_tuples(const Indexing& ix, int nops, int64_t n, std::vector<Tuple>* out) {
-  FastDiv div[kMaxDims];
-  for (int d = 0; d < ix.ndim; ++d) div[d] = make_fast_div(static_cast<uint32_t>(ix.sizes[d]));
+// The first n elements as the strided kernels unravel them (kernels.h's
+// offsets: 32-bit fast_div over an Index32, or 64-bit division). Sorted.
+template <typename Ix>
+void kernel_tuples(const Ix& ix, int nops, int64_t n, std::vector<Tuple>* out) {
   out->clear();
   for (int64_t i = 0; i < n; ++i) {
-    uint32_t rest = static_cast<uint32_t>(i);
+    int64_t off[kMaxOperands];
+    offsets(ix, i, off);
     Tuple t{};
-    for (int d = ix.ndim - 1; d > 0; --d) {
-      const uint32_t q = fast_div(div[d], rest);
-      const int64_t idx = rest - q * div[d].divisor;
-      rest = q;
-      for (int k = 0; k < nops; ++k) t[static_cast<size_t>(k)] += idx * ix.strides[k][d];
-    }
-    if (ix.ndim > 0)
-      for (int k = 0; k < nops; ++k) t[static_cast<size_t>(k)] += static_cast<int64_t>(rest) * ix.strides[k][0];
+    for (int k = 0; k < nops; ++k) t[static_cast<size_t>(k)] = off[k];
     out->push_back(t);
   }
   std::sort(out->begin(), out->end());
@@ -227,7 +220,9 @@ TEST_CASE("collapse_dims visits the same element tuples as a naive indexer") {
     naive_tuples(ix, nops, &want);
     naive_tuples(c, nops, &got);
     REQUIRE(got == want);
-    fast_tuples(c, nops, n, &got);
+    kernel_tuples(make_index32(c), nops, n, &got);
+    REQUIRE(got == want);
+    kernel_tuples(c, nops, n, &got);
     REQUIRE(got == want);
   }
   // The random cases reach both outcomes: fully collapsed and several dims left.

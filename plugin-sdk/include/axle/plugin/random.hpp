@@ -11,6 +11,7 @@
 // are the host API over std::array and give the same values.
 #pragma once
 
+#include <axle/plugin/axle_plugin.h>
 #include <axle/plugin/host_device.hpp>
 
 #include <array>
@@ -40,6 +41,17 @@ AXLE_PLUGIN_HOST_DEVICE inline PhiloxWords philox4x32_words(uint64_t counter, ui
     k1 += 0xBB67AE85u;
   }
   return {{c0, c1, c2, c3}};
+}
+
+// The random bits of a uniform draw in [0, 1) stored as `d`: its significand
+// (53 float64, 24 float32, 11 float16, 8 bfloat16), so it never rounds up to 1.
+inline int uniform_bits(axle_dtype d) {
+  switch (d) {
+    case AXLE_DTYPE_FLOAT64: return 53;
+    case AXLE_DTYPE_FLOAT16: return 11;
+    case AXLE_DTYPE_BFLOAT16: return 8;
+    default: return 24;
+  }
 }
 
 // Uniform in [0, 1) with `bits` random bits (53 for float64, 24 for float32,
