@@ -185,13 +185,16 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
 
 }  // namespace
 
+// The options that take a value (the word after them is not the command word).
+bool takes_value(const std::string& option) { return option == "--device" || option == "--only"; }
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   // `ops` and `parity` have options of their own and their own --help: each
   // gets every argument but the command word (the first word that is neither an
   // option nor the value of --device / --only).
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--device" || args[i] == "--only") {
+    if (takes_value(args[i])) {
       ++i;
       continue;
     }
@@ -211,7 +214,7 @@ int main(int argc, char** argv) {
       as_json = true;
     else if (a == "--quick")
       bench.quick = true;
-    else if ((a == "--device" || a == "--only") && i + 1 < args.size()) {
+    else if (takes_value(a) && i + 1 < args.size()) {
       (a == "--device" ? bench.device : bench.only) = args[++i];
       if (a == "--device") explain_device = args[i];
     }

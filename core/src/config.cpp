@@ -349,9 +349,13 @@ Config read_env_layer() {
   return c;
 }
 
-// Bumped on every publish of a new effective configuration: readers keep a
-// per-thread copy of the snapshot pointer and take the lock only when it moved.
-std::atomic<uint64_t> g_config_generation{1};
+// The effective configuration as published by recompute: kernels read it per
+// call (get_option) from many threads without the layers' lock. Never destroyed
+// (late destructors may still read it).
+std::atomic<std::shared_ptr<const Config>>& published() {
+  static auto* slot = new std::atomic<std::shared_ptr<const Config>>;
+  return *slot;
+}
 
 // Merges the layers (with `app` as the application layer) and applies the log
 // settings; only when all of that succeeded is the result published, so a
@@ -368,7 +372,7 @@ void recompute(Layers& l, const Config& app) {
   set_log_level(level);
   l.app = app;
   l.effective = std::make_shared<const Config>(std::move(e));
-  g_config_generation.fetch_add(1, std::memory_order_release);
+  published().store(l.effective, std::memory_order_release);
 }
 
 Layers& loaded_layers() {
@@ -398,29 +402,11 @@ Config effective_config() {
   return *loaded_layers().effective;
 }
 
-namespace {
-thread_local bool t_snapshot_cache_gone = false;  // after thread exit (late destructors): the locked path
-struct SnapshotCache {
-  uint64_t seen = 0;
-  std::shared_ptr<const Config> config;
-  ~SnapshotCache() { t_snapshot_cache_gone = true; }
-};
-}  // namespace
-
 std::shared_ptr<const Config> detail::config_snapshot() {
-  // Kernels may ask per call (get_option) from many threads: no lock while the
-  // configuration is unchanged.
-  thread_local SnapshotCache cache;
-  Layers& l = layers();
-  if (t_snapshot_cache_gone) {
-    std::lock_guard lock(l.mutex);
-    return loaded_layers().effective;
-  }
-  if (cache.seen == g_config_generation.load(std::memory_order_acquire) && cache.config) return cache.config;
+  if (std::shared_ptr<const Config> c = published().load(std::memory_order_acquire)) return c;
+  Layers& l = layers();  // first use: read the layers
   std::lock_guard lock(l.mutex);
-  cache.config = loaded_layers().effective;
-  cache.seen = g_config_generation.load(std::memory_order_relaxed);
-  return cache.config;
+  return loaded_layers().effective;
 }
 
 Config config_layer(ConfigLayer which) {
@@ -457,7 +443,6 @@ void detail::add_config_listener(void (*fn)()) {
 }
 
 void configure(const Config& application_layer) {
-  if (application_layer.log_level) parse_log_level(*application_layer.log_level);
   {
     Layers& l = layers();
     std::lock_guard lock(l.mutex);

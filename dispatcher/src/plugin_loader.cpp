@@ -17,6 +17,7 @@
 // entry, ABI mismatch, unresolved symbol, register step failing, duplicate name,
 // manifest that disagrees with the library) is recorded with its reason, logged,
 // and listed by `axle info`; it never stops the other plugins from loading.
+#include "config_internal.h"
 #include "registry.h"
 
 #include <axle/config.h>
@@ -224,6 +225,17 @@ struct PluginManager::Impl {
     }
   }
 
+  // Whether `p` exists and anyone may write to it.
+  static bool world_writable(const fs::path& p) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    return !ec && st.type() != fs::file_type::not_found &&
+           (st.permissions() & fs::perms::others_write) != fs::perms::none;
+  }
+  static bool allow_world_writable() {
+    return detail::config_snapshot()->allow_world_writable_plugin_paths.value_or(false);
+  }
+
   void discover() {
     if (discovered) return;
     discovered = true;
@@ -236,9 +248,7 @@ struct PluginManager::Impl {
       }
       // Anyone could drop a library into a world-writable folder, and it would
       // run inside every axle process: refused unless the config allows it.
-      const fs::perms perms = fs::status(dir, ec).permissions();
-      if (!ec && (perms & fs::perms::others_write) != fs::perms::none &&
-          !effective_config().allow_world_writable_plugin_paths.value_or(false)) {
+      if (world_writable(dir) && !allow_world_writable()) {
         AXLE_LOG(LogLevel::Warn, "plugin folder ", dir,
                  " is world-writable: its plugins are not loaded (set allow_world_writable_plugin_paths to "
                  "true in the configuration to allow it)");
@@ -263,15 +273,11 @@ struct PluginManager::Impl {
     manifest.replace_extension(".json");
     // A world-writable library or manifest in a safe folder can be replaced by
     // anyone just the same: refused on the same terms as a world-writable folder.
-    if (!effective_config().allow_world_writable_plugin_paths.value_or(false))
-      for (const fs::path& f : {path, manifest}) {
-        std::error_code ec;
-        const fs::perms perms = fs::status(f, ec).permissions();
-        if (!ec && fs::exists(f, ec) && (perms & fs::perms::others_write) != fs::perms::none) {
-          reject(r, f.string() + " is world-writable (set allow_world_writable_plugin_paths to true in the "
-                                 "configuration to allow it)");
-          return &r;
-        }
+    for (const fs::path& f : {path, manifest})
+      if (world_writable(f) && !allow_world_writable()) {
+        reject(r, f.string() + " is world-writable (set allow_world_writable_plugin_paths to true in the "
+                               "configuration to allow it)");
+        return &r;
       }
     if (fs::exists(manifest)) {
       r.manifest_path = manifest.string();

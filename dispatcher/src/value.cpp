@@ -103,36 +103,31 @@ std::string Value::repr() const {
 namespace detail {
 
 namespace {
-// Stack blocks in three size classes; larger Stacks use operator new.
-constexpr size_t kStackClass[] = {4 * sizeof(Value), 8 * sizeof(Value), 16 * sizeof(Value)};
-}  // namespace
-
-void* stack_allocate(size_t bytes) {
-  if (bytes <= kStackClass[0]) {
-    if (void* p = FreeList<kStackClass[0]>::pop()) return p;
-    return ::operator new(kStackClass[0]);
+// Stack blocks in three size classes (4, 8 and 16 Values); larger Stacks use
+// operator new. A block of class Size comes from and returns to FreeList<Size>.
+template <size_t Size, size_t... Larger>
+void* take(size_t bytes) {
+  if (bytes > Size) {
+    if constexpr (sizeof...(Larger) > 0) return take<Larger...>(bytes);
+    else return ::operator new(bytes);
   }
-  if (bytes <= kStackClass[1]) {
-    if (void* p = FreeList<kStackClass[1]>::pop()) return p;
-    return ::operator new(kStackClass[1]);
-  }
-  if (bytes <= kStackClass[2]) {
-    if (void* p = FreeList<kStackClass[2]>::pop()) return p;
-    return ::operator new(kStackClass[2]);
-  }
-  return ::operator new(bytes);
+  if (void* p = FreeList<Size>::pop()) return p;
+  return ::operator new(Size);
 }
-
-void stack_deallocate(void* p, size_t bytes) noexcept {
-  if (bytes <= kStackClass[0]) {
-    if (!FreeList<kStackClass[0]>::push(p)) ::operator delete(p);
-  } else if (bytes <= kStackClass[1]) {
-    if (!FreeList<kStackClass[1]>::push(p)) ::operator delete(p);
-  } else if (bytes <= kStackClass[2]) {
-    if (!FreeList<kStackClass[2]>::push(p)) ::operator delete(p);
-  } else {
+template <size_t Size, size_t... Larger>
+void give(void* p, size_t bytes) noexcept {
+  if (bytes > Size) {
+    if constexpr (sizeof...(Larger) > 0) give<Larger...>(p, bytes);
+    else ::operator delete(p);
+  } else if (!FreeList<Size>::push(p)) {
     ::operator delete(p);
   }
+}
+}  // namespace
+
+void* stack_allocate(size_t bytes) { return take<4 * sizeof(Value), 8 * sizeof(Value), 16 * sizeof(Value)>(bytes); }
+void stack_deallocate(void* p, size_t bytes) noexcept {
+  give<4 * sizeof(Value), 8 * sizeof(Value), 16 * sizeof(Value)>(p, bytes);
 }
 
 }  // namespace detail
