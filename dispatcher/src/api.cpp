@@ -8,6 +8,7 @@
 #include <axle/plugin/helpers.hpp>
 
 #include "api/op_handle.h"
+#include "registry.h"
 
 #include <atomic>
 #include <cmath>
@@ -192,19 +193,30 @@ Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
   if (device_type) {
     type = *device_type;
   } else {
-    std::string seen;
-    for (const DeviceInfo& d : devices(true)) {
-      if (d.type == "cpu") continue;
-      const bool pinned = d.count > 0 && device_runtime(DeviceType(d.type)).supports_pinned_memory();
-      if (pinned) {
-        type = d.type;
+    // The device types' runtimes only (no per-device properties: a data loader
+    // pins every batch); the message is built only when none offers it.
+    load_all_plugins();
+    const std::vector<DeviceType> types = Registry::get().runtime_types();
+    auto offers = [](DeviceType t) {
+      DeviceRuntime& rt = device_runtime(t);
+      return rt.device_count() > 0 && rt.supports_pinned_memory();
+    };
+    for (DeviceType t : types)
+      if (!t.is_host() && offers(t)) {
+        type = t.name();
         break;
       }
-      seen += (seen.empty() ? "" : ", ") + d.type + " (" + std::to_string(d.count) + " devices" +
-              (d.count > 0 ? ", no pinned memory" : "") + ")";
+    if (type.empty()) {
+      std::string seen;
+      for (DeviceType t : types) {
+        if (t.is_host()) continue;
+        const int count = device_runtime(t).device_count();
+        seen += (seen.empty() ? "" : ", ") + t.name() + " (" + std::to_string(count) + " devices" +
+                (count > 0 ? ", no pinned memory" : "") + ")";
+      }
+      throw DeviceError(detail::concat("pin_memory: no device type with devices offers pinned host memory",
+                                       seen.empty() ? "" : "; found: ", seen));
     }
-    AXLE_CHECK(!type.empty(), DeviceError, "pin_memory: no device type with devices offers pinned host memory",
-               seen.empty() ? "" : "; found: ", seen);
   }
   Tensor out(std::make_shared<TensorImpl>(TensorImpl{allocate_pinned_storage(nbytes(), DeviceType(type)), sizes(),
                                                       contiguous_strides(sizes()), 0, dtype(), false}));
