@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace axle {
 namespace {
@@ -153,13 +154,13 @@ struct Replay {
   std::string error;
 };
 
-Replay replay(const RecordedCall& call, const Backend& backend) {
+// `excluded`: ranked_above(backend) for DEVICE@PLUGIN, computed once per finder run.
+Replay replay(const RecordedCall& call, const Backend& backend, const std::optional<std::vector<std::string>>& excluded) {
   const Device device(backend.device);
   Stack args;
   for (const Value& v : call.args) args.push_back(to_backend(v, device));
   std::unique_ptr<PluginFilterGuard> filter;
-  if (!backend.plugin.empty())
-    filter = std::make_unique<PluginFilterGuard>(PluginFilterGuard::Mode::Exclude, ranked_above(backend, device));
+  if (excluded) filter = std::make_unique<PluginFilterGuard>(PluginFilterGuard::Mode::Exclude, *excluded);
   Replay r;
   ReplayWatcher watcher;
   try {
@@ -410,10 +411,16 @@ std::string Backend::str() const { return plugin.empty() ? device : device + "@"
 // ---------------------------------------------------------------- finder
 ParityResult find_parity(const Recording& recording, const Backend& a, const Backend& b, const ParityOptions& o) {
   ParityResult r;
+  // A bad @PLUGIN is an error even for an empty recording.
+  auto exclusions = [](const Backend& x) -> std::optional<std::vector<std::string>> {
+    if (x.plugin.empty()) return std::nullopt;
+    return ranked_above(x, Device(x.device));
+  };
+  const auto excluded_a = exclusions(a), excluded_b = exclusions(b);
   for (size_t i = 0; i < recording.calls.size(); ++i) {
     const RecordedCall& call = recording.calls[i];
-    const Replay ra = replay(call, a);
-    const Replay rb = replay(call, b);
+    const Replay ra = replay(call, a, excluded_a);
+    const Replay rb = replay(call, b, excluded_b);
     auto report = [&](size_t output, const Difference& d) {
       r.ok = false;
       r.index = i;
