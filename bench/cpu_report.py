@@ -34,8 +34,11 @@ def target_of(case):
 
 
 def json_lines(cmd, env=None):
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    """The JSON objects a benchmark prints one per line; exits naming the command on failure."""
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if res.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{res.stderr}")
+    return [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
 
 
 def main():

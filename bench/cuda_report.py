@@ -16,6 +16,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from cpu_report import json_lines  # noqa: E402
 
 # case prefix -> the target the issue sets for it (checked by met())
 TARGETS = [
@@ -44,13 +46,6 @@ def met(row):
     if c.startswith("add 1 element"):
         return None if row["torch"] is None else row["axle"] <= row["torch"]
     return None
-
-
-def json_lines(cmd, env=None):
-    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if res.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{res.stderr}")
-    return [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
 
 
 def main():
