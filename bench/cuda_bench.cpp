@@ -32,8 +32,8 @@ std::string g_only;
 bool wanted(const std::string& name) { return name.rfind(g_only, 0) == 0; }
 
 void settle() {
-  if (cudaDeviceSynchronize() != cudaSuccess) {
-    std::fprintf(stderr, "bench_cuda: cudaDeviceSynchronize: %s\n", cudaGetErrorString(cudaGetLastError()));
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    std::fprintf(stderr, "bench_cuda: cudaDeviceSynchronize: %s\n", cudaGetErrorString(e));
     std::exit(1);
   }
 }
@@ -114,13 +114,14 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--quick")) g_quick = true;
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
   }
-  std::string why;
-  for (const DeviceInfo& d : devices())
-    if (d.type == "cuda" && d.count == 0) why = d.note.empty() ? "zero CUDA devices" : d.note;
+  std::string why = "the cuda plugin is not loaded";
   bool found = false;
-  for (const DeviceInfo& d : devices()) found = found || (d.type == "cuda" && d.count > 0);
+  for (const DeviceInfo& d : devices())
+    if (d.type == "cuda") {
+      found = d.count > 0;
+      why = d.note.empty() ? "zero CUDA devices" : d.note;
+    }
   if (!found) {
-    if (why.empty()) why = "the cuda plugin is not loaded";
     std::string escaped;
     for (char ch : why) escaped += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
     std::printf("{\"skipped\": \"%s\"}\n", escaped.c_str());

@@ -14,11 +14,10 @@ const char* const kDeviceTypes[] = {"cpu"};
 // Options: threads (plugins.cpu.options.threads, else the global cpu.threads,
 // else every core) and dnnl_min_elements (see dnnl_util.h).
 void configure(const axle_host_api* host) {
-  const bool can_ask = host && host->struct_size >= sizeof(axle_host_api) && host->get_option;
-  const char* threads = can_ask ? host->get_option("cpu", "threads") : nullptr;
-  if (!threads && can_ask) threads = host->get_option(nullptr, "cpu.threads");
+  const char* threads = plugin::option(host, "cpu", "threads");
+  if (!threads) threads = plugin::option(host, nullptr, "cpu.threads");
   set_thread_count(threads ? std::atoi(threads) : 0);
-  const char* min_elements = can_ask ? host->get_option("cpu", "dnnl_min_elements") : nullptr;
+  const char* min_elements = plugin::option(host, "cpu", "dnnl_min_elements");
   if (min_elements) set_dnnl_min_elements(std::atoll(min_elements));
 }
 

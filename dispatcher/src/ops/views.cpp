@@ -355,7 +355,8 @@ CatPlan cat_plan(const Stack& a) {
 }
 
 // A shape function besides the composite lets a plugin serve cat in one call
-// (oneDNN's concat); everywhere else the composite of copies runs.
+// (oneDNN's concat, the reference plugin's kernel); the composite of copies
+// serves device types without a cat kernel.
 void cat_shape(ShapeContext& c) {
   CatPlan p = cat_plan(c.args);
   c.outputs.push_back(OutputSpec{std::move(p.sizes), p.dtype});

@@ -183,9 +183,12 @@ inline std::vector<int64_t> arg_ints(const axle_kernel_call* c, int i) {
 // A configuration value for this call as JSON text (`plugin` NULL: a global key
 // such as "matmul_precision"; else plugins.<plugin>.options.<key>), or NULL when
 // unset or the host has no get_option.
+inline const char* option(const axle_host_api* h, const char* plugin, const char* key) {
+  const bool has = h && h->struct_size > offsetof(axle_host_api, get_option) && h->get_option;
+  return has ? h->get_option(plugin, key) : nullptr;
+}
 inline const char* option(const axle_kernel_call* c, const char* plugin, const char* key) {
-  const axle_host_api* h = c->host;
-  return h && h->struct_size > offsetof(axle_host_api, get_option) && h->get_option ? h->get_option(plugin, key) : nullptr;
+  return option(c->host, plugin, key);
 }
 // Whether global option `key` is exactly the JSON text `json` ("true", "\"high\"").
 inline bool option_is(const axle_kernel_call* c, const char* key, const char* json) {
