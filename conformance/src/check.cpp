@@ -62,23 +62,46 @@ CheckResult device_contract(const std::string& type, int count) {
       for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{4097}, (int64_t{1} << 20) + 3}) {
         const Tensor host = pattern(n, static_cast<uint8_t>(index * 7 + 1));
         // Raw runtime: host -> device -> device -> host.
-        void* a = rt.allocate(index, static_cast<size_t>(n));
-        void* b = rt.allocate(index, static_cast<size_t>(n));
+        const auto bytes = static_cast<size_t>(n);
+        void* a = rt.allocate(index, bytes, nullptr);
+        void* b = rt.allocate(index, bytes, nullptr);
         Tensor back = make_empty({n}, kUInt8, Device("cpu"));
-        rt.copy(CopyKind::HostToDevice, index, a, host.data_ptr(), static_cast<size_t>(n), nullptr);
-        rt.copy(CopyKind::DeviceToDevice, index, b, a, static_cast<size_t>(n), nullptr);
-        rt.copy(CopyKind::DeviceToHost, index, back.data_ptr(), b, static_cast<size_t>(n), nullptr);
+        rt.copy(CopyKind::HostToDevice, index, a, host.data_ptr(), bytes, nullptr);
+        rt.copy(CopyKind::DeviceToDevice, index, b, a, bytes, nullptr);
+        rt.copy(CopyKind::DeviceToHost, index, back.data_ptr(), b, bytes, nullptr);
         rt.synchronize(index);
-        rt.deallocate(index, a, static_cast<size_t>(n));
-        rt.deallocate(index, b, static_cast<size_t>(n));
+        rt.deallocate(index, a, bytes);
+        rt.deallocate(index, b, bytes);
         if (std::string m = first_mismatch(back, host); !m.empty())
           fail(detail::concat(dev, " runtime copy of ", n, " bytes: ", m));
+        // The same ordered on a created stream, with memory allocated for it.
+        // A stream-ordered allocator (ABI 1.2) is also given a block recorded
+        // on the default stream and freed while the stream's copies may still
+        // run; memory of any other allocator may be freed only after the work.
+        const bool ordered = rt.stream_ordered_allocation();
+        void* s = rt.stream_create(index);
+        void* c = rt.allocate(index, bytes, s);
+        void* d = rt.allocate(index, bytes, s);
+        Tensor back_s = make_empty({n}, kUInt8, Device("cpu"));
+        rt.copy(CopyKind::HostToDevice, index, c, host.data_ptr(), bytes, s);
+        rt.copy(CopyKind::DeviceToDevice, index, d, c, bytes, s);
+        if (ordered) {
+          rt.record_stream(index, c, nullptr);
+          rt.deallocate(index, c, bytes);
+        }
+        rt.copy(CopyKind::DeviceToHost, index, back_s.data_ptr(), d, bytes, s);
+        rt.stream_synchronize(index, s);
+        if (!ordered) rt.deallocate(index, c, bytes);
+        rt.deallocate(index, d, bytes);
+        rt.stream_destroy(index, s);
+        if (std::string m = first_mismatch(back_s, host); !m.empty())
+          fail(detail::concat(dev, " stream-ordered runtime copy of ", n, " bytes: ", m));
         // Tensors: to(device), a strided device->device copy (clone of a view), back.
         const Tensor on_dev = host.to(dev);
         const Tensor round = on_dev.to(Device("cpu"));
         if (std::string m = first_mismatch(round, host); !m.empty())
           fail(detail::concat(dev, " tensor round trip of ", n, " bytes: ", m));
-        checks += 2;
+        checks += 3;
       }
       const Tensor grid = pattern(64 * 33, 5).view({64, 33});
       const Tensor t = grid.to(dev).t().contiguous().to(Device("cpu"));

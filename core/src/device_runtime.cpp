@@ -16,6 +16,7 @@ void* DeviceRuntime::host_alloc_pinned(size_t) {
   throw NotImplementedError(detail::concat("device type '", type().name(), "' offers no pinned host memory"));
 }
 void DeviceRuntime::host_free_pinned(void*) noexcept {}
+void DeviceRuntime::record_stream(int, void*, void*) {}
 
 namespace {
 constexpr size_t kMaxTypes = 1024;

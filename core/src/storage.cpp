@@ -4,6 +4,7 @@
 #include <axle/device_runtime.h>
 #include <axle/error.h>
 #include <axle/storage.h>
+#include <axle/stream.h>
 
 namespace axle {
 
@@ -37,8 +38,13 @@ bool is_pinned(const StorageImpl& storage) { return storage.deleter == &pinned_d
 Storage allocate_storage(size_t nbytes, const Device& device) {
   const Device d = device.resolved();
   DeviceRuntime& rt = checked_runtime(d);
-  void* ptr = rt.allocate(d.index(), nbytes);
+  void* ptr = rt.allocate(d.index(), nbytes, detail::current_stream_handle(d));
   return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), ptr, nbytes, d, &runtime_deleter, &rt);
+}
+
+void record_stream(const StorageImpl& storage, void* stream) {
+  if (storage.deleter != &runtime_deleter) return;  // not the device allocator's memory
+  static_cast<DeviceRuntime*>(storage.deleter_context)->record_stream(storage.device.index(), storage.data, stream);
 }
 
 Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter) {

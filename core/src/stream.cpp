@@ -3,6 +3,7 @@
 #include <axle/device_runtime.h>
 #include <axle/error.h>
 #include <axle/stream.h>
+#include <axle/tensor.h>
 
 #include <atomic>
 #include <deque>
@@ -191,4 +192,12 @@ void keep_alive_until_done(const Device& device, void* stream, std::vector<std::
 }
 
 }  // namespace detail
+
+void Tensor::record_stream(const Stream& stream) const {
+  AXLE_CHECK(defined(), ValueError, "record_stream: the tensor is undefined");
+  AXLE_CHECK(stream.device() == device(), DeviceError, "record_stream: the tensor is on ", device(),
+             " but the stream is on ", stream.device());
+  axle::record_stream(*storage(), stream.handle());
+}
+
 }  // namespace axle

@@ -151,9 +151,12 @@ class PluginRuntime final : public DeviceRuntime {
     p.name[sizeof p.name - 1] = '\0';
     return {p.name, p.total_memory, p.host_accessible != 0};
   }
-  void* allocate(int index, size_t nbytes) override {
+  // Stream-ordered when the plugin offers it (ABI 1.2), else plain allocate.
+  void* allocate(int index, size_t nbytes, void* stream) override {
     void* ptr = nullptr;
-    const axle_status s = iface_.allocate(iface_.self, index, nbytes, &ptr);
+    const axle_status s = iface_.allocate_on_stream
+                              ? iface_.allocate_on_stream(iface_.self, index, nbytes, stream, &ptr)
+                              : iface_.allocate(iface_.self, index, nbytes, &ptr);
     if (s == AXLE_ERROR_OUT_OF_MEMORY || (s == AXLE_OK && ptr == nullptr))
       throw OutOfMemoryError(detail::concat(type_.name(), ":", index, ": out of memory allocating ", nbytes,
                                             " bytes", last_error()));
@@ -163,6 +166,10 @@ class PluginRuntime final : public DeviceRuntime {
   void deallocate(int index, void* ptr, size_t nbytes) noexcept override {
     if (iface_.deallocate(iface_.self, index, ptr, nbytes) != AXLE_OK)
       AXLE_LOG(LogLevel::Error, type_.name(), ": deallocate failed", last_error());
+  }
+  bool stream_ordered_allocation() const override { return iface_.allocate_on_stream != nullptr; }
+  void record_stream(int index, void* ptr, void* stream) override {
+    if (iface_.record_stream) check(iface_.record_stream(iface_.self, index, ptr, stream), "record_stream");
   }
   void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) override {
     check(iface_.copy(iface_.self, static_cast<axle_copy_kind>(kind), index, dst, src, nbytes, stream), "copy");

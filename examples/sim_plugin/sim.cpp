@@ -118,6 +118,7 @@ const axle_device_interface kSim = {
     &stream_create, &ok_stream, &ok_stream, &event_create, &ok_event, &event_record, &ok_event, &wait_event,
     &stats, &ok, &last_error,
     nullptr, nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
+    nullptr, nullptr,  // plain allocate (ABI 1.2 allocate_on_stream / record_stream unset)
 };
 
 // ---- kernels: views translated to host memory, then the SDK's helpers.

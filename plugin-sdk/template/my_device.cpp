@@ -53,6 +53,8 @@ const axle_device_interface kDevice = {
     &copy, &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
     &event_record, &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error,
     nullptr, nullptr,  // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
+    nullptr, nullptr,  // ABI 1.2 allocate_on_stream / record_stream: a stream-ordered caching allocator
+                       // (axle/plugin/caching_allocator.hpp implements the contract)
 };
 
 // ---- kernels: arguments in schema order (`axle explain add.Tensor`), outputs

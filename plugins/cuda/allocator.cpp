@@ -3,177 +3,117 @@
 
 #include "cuda_util.h"
 
-#include <algorithm>
-#include <deque>
+#include <axle/plugin/caching_allocator.hpp>
+
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
-#include <vector>
 
 namespace axle::cuda {
 namespace {
 
-constexpr size_t kSmall = size_t{1} << 20;
-size_t round_size(size_t n) {
-  const size_t granule = n <= kSmall ? 512 : (size_t{2} << 20);
-  return std::max<size_t>(granule, (n + granule - 1) / granule * granule);
-}
+// cudaMalloc's failure on this thread, for the message (the allocator returns a status).
+thread_local cudaError_t t_malloc_error = cudaSuccess;
 
-struct Block {
-  size_t size = 0;
-  cudaEvent_t ready = nullptr;  // recorded at free; the block is reusable once it completed
+// The CUDA side of plugin::CachingAllocator; the caller has made the device
+// current. Failed calls leave their error as the thread's last error: cleared
+// here, or the caller's next launch check (cudaGetLastError) would report it.
+struct CudaMemory {
+  using Stream = cudaStream_t;
+  using Event = cudaEvent_t;
+  static bool ok(cudaError_t e) {
+    if (e == cudaSuccess) return true;
+    cudaGetLastError();
+    return false;
+  }
+  axle_status malloc(size_t n, void** p) {
+    t_malloc_error = cudaMalloc(p, n);
+    if (ok(t_malloc_error)) return AXLE_OK;
+    return t_malloc_error == cudaErrorMemoryAllocation ? AXLE_ERROR_OUT_OF_MEMORY : AXLE_ERROR_DEVICE;
+  }
+  void free(void* p) { ok(cudaFree(p)); }
+  bool event_create(Event* e) { return ok(cudaEventCreateWithFlags(e, cudaEventDisableTiming)); }
+  void event_destroy(Event e) { ok(cudaEventDestroy(e)); }
+  bool event_record(Event e, Stream s) { return ok(cudaEventRecord(e, s)); }
+  // Any answer but "not ready" (an error included) ends the wait: the block is
+  // not held forever by a failed event.
+  bool event_done(Event e) {
+    const cudaError_t r = cudaEventQuery(e);
+    ok(r);
+    return r != cudaErrorNotReady;
+  }
+  void synchronize() { ok(cudaDeviceSynchronize()); }
+  void synchronize_stream(Stream s) { ok(cudaStreamSynchronize(s)); }
 };
-
-struct DeviceCache {
-  std::mutex mutex;
-  std::unordered_map<void*, size_t> live;     // handed out: ptr -> rounded size
-  std::multimap<size_t, void*> free;          // reusable now
-  std::deque<std::pair<void*, Block>> pending;  // freed, event not yet known complete
-  std::vector<cudaEvent_t> spare_events;
-  uint64_t allocated = 0, reserved = 0, peak = 0, allocs = 0, frees = 0;
-};
+using DeviceCache = plugin::CachingAllocator<CudaMemory>;
 
 DeviceCache& cache(int device) {
   static std::mutex mutex;
-  static std::map<int, std::unique_ptr<DeviceCache>>* caches = new std::map<int, std::unique_ptr<DeviceCache>>;
+  static auto* caches = new std::map<int, std::unique_ptr<DeviceCache>>;  // never destroyed: frees at exit race the driver's teardown
   std::lock_guard lock(mutex);
   auto& c = (*caches)[device];
   if (!c) c = std::make_unique<DeviceCache>();
   return *c;
 }
 
-// Moves pending blocks whose event completed to the free lists (caller holds the lock).
-void collect(DeviceCache& c) {
-  while (!c.pending.empty()) {
-    auto& [ptr, block] = c.pending.front();
-    // FIFO: later ones are later. cudaErrorNotReady is recorded as the thread's
-    // last error: clear it, or the caller's next launch check (cudaGetLastError)
-    // reports it as that launch's failure.
-    if (block.ready && cudaEventQuery(block.ready) == cudaErrorNotReady) {
-      cudaGetLastError();
-      break;
-    }
-    cudaGetLastError();
-    if (block.ready) c.spare_events.push_back(block.ready);
-    c.free.emplace(block.size, ptr);
-    c.pending.pop_front();
-  }
-}
-
-// Frees every cached block (caller holds the lock and has set the device).
-void release(DeviceCache& c) {
-  if (!c.pending.empty() && cudaDeviceSynchronize() != cudaSuccess) cudaGetLastError();
-  for (auto& [ptr, block] : c.pending) {
-    if (block.ready) c.spare_events.push_back(block.ready);
-    c.free.emplace(block.size, ptr);
-  }
-  c.pending.clear();
-  for (auto& [size, ptr] : c.free) {
-    if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // launch checks read the last error
-    c.reserved -= size;
-  }
-  c.free.clear();
+axle_status fail(axle_status s, std::string msg, const axle_kernel_call* call) {
+  if (call) plugin::fail(call, s, msg);
+  set_last_error(std::move(msg));
+  return s;
 }
 
 }  // namespace
 
-axle_status cached_malloc(int device, size_t nbytes, void** ptr, const axle_kernel_call* call) {
+axle_status cached_malloc(int device, size_t nbytes, axle_stream stream, void** ptr, const axle_kernel_call* call) {
   DeviceGuard guard(device);
   if (axle_status s = guard.status(call)) return s;
   DeviceCache& c = cache(device);
-  const size_t size = round_size(nbytes);
-  std::lock_guard lock(c.mutex);
-  collect(c);
-  void* p = nullptr;
-  auto it = c.free.find(size);
-  if (it != c.free.end()) {
-    p = it->second;
-    c.free.erase(it);
-  } else {
-    cudaError_t e = cudaMalloc(&p, size);
-    if (e == cudaErrorMemoryAllocation) {  // release the cache once and retry
-      cudaGetLastError();
-      release(c);
-      e = cudaMalloc(&p, size);
-    }
-    if (e != cudaSuccess) {
-      size_t free_b = 0, total_b = 0;
-      cudaGetLastError();
-      if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
-      std::string msg = "CUDA out of memory: tried to allocate " + std::to_string(nbytes) + " bytes on cuda:" +
-                        std::to_string(device) + "; " + std::to_string(free_b) + " of " + std::to_string(total_b) +
-                        " bytes free, " + std::to_string(c.reserved) + " reserved by axle's cache (" +
-                        cudaGetErrorString(e) + ")";
-      if (call) plugin::fail(call, AXLE_ERROR_OUT_OF_MEMORY, msg);
-      set_last_error(std::move(msg));
-      return AXLE_ERROR_OUT_OF_MEMORY;
-    }
-    c.reserved += size;
-  }
-  c.live[p] = size;
-  c.allocated += size;
-  c.peak = std::max(c.peak, c.allocated);
-  ++c.allocs;
-  *ptr = p;
-  return AXLE_OK;
+  t_malloc_error = cudaSuccess;
+  const axle_status s = c.allocate(nbytes, to_cuda(stream), ptr);
+  if (s == AXLE_OK) return s;
+  const std::string where = " bytes on cuda:" + std::to_string(device);
+  if (s != AXLE_ERROR_OUT_OF_MEMORY)
+    return fail(s, "cudaMalloc of " + std::to_string(nbytes) + where + " failed: " + cudaGetErrorString(t_malloc_error),
+                call);
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
+  return fail(s,
+              "CUDA out of memory: tried to allocate " + std::to_string(nbytes) + where + "; " + std::to_string(free_b) +
+                  " of " + std::to_string(total_b) + " bytes free, " + std::to_string(c.reserved_bytes()) +
+                  " reserved by axle's cache (" + cudaGetErrorString(t_malloc_error) + ")",
+              call);
 }
 
 axle_status cached_free(int device, void* ptr) {
   if (!ptr) return AXLE_OK;
   DeviceGuard guard(device);
   if (axle_status s = guard.status()) return s;
-  DeviceCache& c = cache(device);
-  std::lock_guard lock(c.mutex);
-  auto it = c.live.find(ptr);
-  if (it == c.live.end()) {
-    set_last_error("cuda:" + std::to_string(device) + ": free of a pointer this allocator did not hand out");
-    return AXLE_ERROR_INVALID_ARGUMENT;
-  }
-  Block b;
-  b.size = it->second;
-  c.live.erase(it);
-  c.allocated -= b.size;
-  ++c.frees;
-  if (!c.spare_events.empty()) {
-    b.ready = c.spare_events.back();
-    c.spare_events.pop_back();
-  } else if (cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming) != cudaSuccess) {
-    b.ready = nullptr;
-    cudaGetLastError();
-  }
-  // Recorded on the legacy default stream, the event completes after all work
-  // queued so far on every (blocking) stream of the device. Without an event the
-  // block is made safe by waiting for the device: a block without `ready` is
-  // reusable at once, so it must not be pending behind queued kernels.
-  if (!b.ready || cudaEventRecord(b.ready, nullptr) != cudaSuccess) {
-    cudaGetLastError();
-    cudaDeviceSynchronize();
-    if (b.ready) c.spare_events.push_back(b.ready);
-    b.ready = nullptr;
-  }
-  c.pending.emplace_back(ptr, b);
-  return AXLE_OK;
+  if (cache(device).deallocate(ptr) == AXLE_OK) return AXLE_OK;
+  return fail(AXLE_ERROR_INVALID_ARGUMENT,
+              "cuda:" + std::to_string(device) + ": free of a pointer this allocator did not hand out", nullptr);
+}
+
+axle_status cached_record_stream(int device, void* ptr, axle_stream stream) {
+  if (cache(device).record_stream(ptr, to_cuda(stream)) == AXLE_OK) return AXLE_OK;
+  return fail(AXLE_ERROR_INVALID_ARGUMENT,
+              "cuda:" + std::to_string(device) + ": record_stream of a pointer this allocator did not hand out", nullptr);
+}
+
+void retire_stream(int device, axle_stream stream) {
+  DeviceGuard guard(device);
+  if (guard.status() == AXLE_OK) cache(device).retire_stream(to_cuda(stream));
 }
 
 axle_status allocator_stats(int device, axle_allocator_stats* s) {
-  DeviceCache& c = cache(device);
-  std::lock_guard lock(c.mutex);
-  s->allocated_bytes = c.allocated;
-  s->reserved_bytes = c.reserved;
-  s->peak_allocated_bytes = c.peak;
-  s->num_allocs = c.allocs;
-  s->num_frees = c.frees;
+  cache(device).stats(s);
   return AXLE_OK;
 }
 
 axle_status empty_cache(int device) {
   DeviceGuard guard(device);
   if (axle_status s = guard.status()) return s;
-  DeviceCache& c = cache(device);
-  std::lock_guard lock(c.mutex);
-  release(c);
+  cache(device).empty_cache();
   return AXLE_OK;
 }
 

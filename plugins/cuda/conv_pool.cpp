@@ -352,7 +352,7 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
   for (const Algo& a : algos) {
     void* workspace = nullptr;
     if (a.workspace > 0) {
-      const axle_status s = cached_malloc(k.device, a.workspace, &workspace, k.c);
+      const axle_status s = cached_malloc(k.device, a.workspace, k.c->stream, &workspace, k.c);
       if (s == AXLE_ERROR_OUT_OF_MEMORY) {
         out_of_memory = true;  // a later algorithm may need less
         continue;
@@ -362,8 +362,8 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
     axle_status s = set_math(k, a.math);
     const char* what = k.transposed ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward";
     if (s == AXLE_OK) s = check_cudnn(execute(k, a, workspace), what, k.c);
-    // Enqueued work keeps the block: the allocator reuses it only after the
-    // legacy default stream, which orders the plugin's streams, passed this point.
+    // Freed on the call's stream, the block is reused only by work enqueued
+    // after this convolution on that stream (stream-ordered pools).
     cached_free(k.device, workspace);
     if (s != AXLE_DECLINED) return s;
     forget_algo(k.key, a.algo);

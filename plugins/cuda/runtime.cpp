@@ -1,8 +1,8 @@
 // The "cuda" device runtime: enumeration (lazily: the first CUDA call happens
 // when the core first asks for a cuda device), properties, the caching
-// allocator, copies host<->device and device<->device, streams (blocking
-// streams, ordered with the legacy default stream the allocator records on),
-// events and synchronization. Without a GPU (or a driver) it reports zero
+// allocator (pools per device and stream), copies host<->device and
+// device<->device, streams (blocking streams: ordered with the legacy default
+// stream that blocking copies use), events and synchronization. Without a GPU (or a driver) it reports zero
 // devices and why.
 #include "allocator.h"
 #include "cuda_util.h"
@@ -41,9 +41,16 @@ axle_status properties(void*, int32_t index, axle_device_properties* p) {
   return AXLE_OK;
 }
 
-axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
+axle_status allocate_on_stream(void*, int32_t index, size_t nbytes, axle_stream stream, void** ptr) {
   if (axle_status s = check_index(index)) return s;
-  return cached_malloc(index, nbytes, ptr);
+  return cached_malloc(index, nbytes, stream, ptr);
+}
+axle_status allocate(void* self, int32_t index, size_t nbytes, void** ptr) {
+  return allocate_on_stream(self, index, nbytes, nullptr, ptr);
+}
+axle_status record_stream(void*, int32_t index, void* ptr, axle_stream stream) {
+  if (axle_status s = check_index(index)) return s;
+  return cached_record_stream(index, ptr, stream);
 }
 axle_status deallocate(void*, int32_t index, void* ptr, size_t) { return cached_free(index, ptr); }
 
@@ -72,7 +79,7 @@ axle_status stream_create(void*, int32_t index, axle_stream* s) {
   DeviceGuard guard(index);
   if (axle_status st = guard.status()) return st;
   cudaStream_t cs = nullptr;
-  // Blocking: ordered with the legacy default stream (see allocator.h).
+  // Blocking: ordered with the legacy default stream.
   if (axle_status st = check(cudaStreamCreate(&cs), "cudaStreamCreate")) return st;
   *s = cs;
   return AXLE_OK;
@@ -80,6 +87,7 @@ axle_status stream_create(void*, int32_t index, axle_stream* s) {
 axle_status stream_destroy(void*, int32_t index, axle_stream s) {
   DeviceGuard guard(index);
   if (axle_status st = guard.status()) return st;
+  retire_stream(index, s);  // its pooled blocks pass to the default stream
   return check(cudaStreamDestroy(to_cuda(s)), "cudaStreamDestroy");
 }
 axle_status stream_synchronize(void*, int32_t index, axle_stream s) {
@@ -143,6 +151,7 @@ const axle_device_interface kCuda = {
     sizeof(axle_device_interface), "cuda", nullptr, &count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
     &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error, &host_alloc, &host_free,
+    &allocate_on_stream, &record_stream,
 };
 
 }  // namespace

@@ -265,6 +265,7 @@ const axle_device_interface kHost = {
     &no_op, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record, &event_sync,
     &stream_wait, &stats, &empty_cache, &last_error,
     nullptr, nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
+    nullptr, nullptr,  // host work is synchronous: no stream-ordered allocation (ABI 1.2)
 };
 
 }  // namespace

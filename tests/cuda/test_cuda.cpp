@@ -63,6 +63,53 @@ TEST_CASE("on a GPU: the device contract") {
   CHECK(sum(odd.to(Device("cpu")).to(kFloat32)).item<double>() == 21.0);
 }
 
+TEST_CASE("on a GPU: memory pools per stream (ABI 1.2) and record_stream") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device dev("cuda:0");
+  const TensorOptions f32 = TensorOptions().dtype(kFloat32).device(dev);
+  const Stream s = Stream::create(dev);
+  const Stream other = Stream::create(dev);
+  void* first = nullptr;
+  {
+    StreamGuard g(s);
+    Tensor x = ones({1 << 16}, f32);
+    first = x.storage()->data;
+    x = Tensor();  // back to s's pool at once: later work on s runs after its kernels
+    const Tensor again = empty({1 << 16}, f32);
+    CHECK(again.storage()->data == first);
+  }
+  {
+    StreamGuard g(other);  // s's blocks are not other's to take
+    const Tensor y = empty({1 << 16}, f32);
+    CHECK(y.storage()->data != first);
+  }
+  // A tensor made on s, used on other: record_stream holds it until other's work is done.
+  Tensor shared;
+  {
+    StreamGuard g(s);
+    shared = full({1 << 20}, 3.0, f32);
+  }
+  Tensor total;
+  {
+    StreamGuard g(other);
+    Event ready(dev);
+    ready.record(s);
+    ready.block(other);
+    total = sum(shared * 2);
+    shared.record_stream(other);
+  }
+  shared = Tensor();
+  {
+    StreamGuard g(s);
+    const Tensor overwrite = full({1 << 20}, -1.0, f32);  // must not land in the block other still reads
+    s.synchronize();
+  }
+  other.synchronize();
+  CHECK(total.to(Device("cpu")).item<double>() == 6.0 * (1 << 20));
+  CHECK_THROWS_AS(ones({2}, f32).record_stream(Stream::create(Device("cpu"))), DeviceError);
+}
+
 TEST_CASE("on a GPU: every sample matches the reference") {
   std::string note;
   if (cuda_devices(&note) == 0) return;

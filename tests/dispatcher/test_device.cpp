@@ -124,7 +124,7 @@ TEST_CASE("streams, events, async copies and allocator statistics") {
   const size_t n = 1 << 16;
   std::vector<float> src(n), dst(n, -1.0f);
   for (size_t i = 0; i < n; ++i) src[i] = static_cast<float>(i);
-  void* dev = rt.allocate(0, n * sizeof(float));
+  void* dev = rt.allocate(0, n * sizeof(float), nullptr);
   void* stream = rt.stream_create(0);
   void* event = rt.event_create(0);
   rt.copy(CopyKind::HostToDevice, 0, dev, src.data(), n * sizeof(float), stream);
@@ -227,6 +227,55 @@ TEST_CASE("pinned host memory (ABI 1.1): allocated and freed through the device 
   CHECK(live() == before);  // freed through host_free when the last handle went
   CHECK_THROWS_AS(ones({2}, kArena).pin_memory(), DeviceError);  // device tensors cannot be pinned
   CHECK_THROWS_AS(ones({2}).pin_memory(std::string("cpu")), NotImplementedError);  // the host runtime has none
+}
+
+TEST_CASE("stream-ordered allocation (ABI 1.2): outputs are allocated on the current stream; record_stream") {
+  const Device arena("arena:0");
+  const Tensor warm = ones({4}, kArena);  // loads the plugin
+  void* h = dlopen((std::string(AXLE_TEST_ARENA_DIR) + "/axle_arena.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(h != nullptr);
+  auto streams_of = reinterpret_cast<int (*)(const void*, void**)>(dlsym(h, "arena_allocation_streams"));
+  REQUIRE(reinterpret_cast<void*>(streams_of) != nullptr);
+  void* stream = reinterpret_cast<void*>(1);
+
+  CHECK(streams_of(warm.storage()->data, &stream) == 0);
+  CHECK(stream == nullptr);  // the default stream
+  const Stream s = Stream::create(arena);
+  const Stream other = Stream::create(arena);
+  Tensor made_on_s;
+  {
+    StreamGuard guard(s);
+    made_on_s = warm + 1;  // the kernel's output
+    const Tensor empty_on_s = empty({3}, kArena);
+    CHECK(streams_of(empty_on_s.storage()->data, &stream) == 0);
+    CHECK(stream == s.handle());
+    // Only the current stream of the output's device counts.
+    const Tensor on_one = ones({2}, TensorOptions().device("arena:1"));
+    CHECK(streams_of(on_one.storage()->data, &stream) == 0);
+    CHECK(stream == nullptr);
+  }
+  CHECK(streams_of(made_on_s.storage()->data, &stream) == 0);
+  CHECK(stream == s.handle());
+  CHECK(values(made_on_s) == std::vector<double>(4, 2.0));
+
+  made_on_s.record_stream(other);
+  CHECK(streams_of(made_on_s.storage()->data, &stream) == 1);
+  made_on_s.slice(0, 1, 3).record_stream(other);  // a view records its storage
+  CHECK(streams_of(made_on_s.storage()->data, &stream) == 2);
+  const Stream on_one = Stream::create(Device("arena:1"));
+  CHECK_THROWS_WITH_AS(made_on_s.record_stream(on_one), doctest::Contains("arena:1"), DeviceError);
+  CHECK_THROWS_AS(Tensor().record_stream(other), ValueError);
+
+  // A runtime without stream-ordered allocation (arena2, a 1.1-style table):
+  // plain allocate, and record_stream is a no-op.
+  const Tensor plain = empty({2}, TensorOptions().device("arena2"));
+  CHECK(streams_of(plain.storage()->data, &stream) == 0);
+  CHECK(stream == nullptr);
+  CHECK_NOTHROW(plain.record_stream(Stream::create(Device("arena2:0"))));
+  // Memory the allocator did not hand out (wrapped) is not its business.
+  float host[2] = {1, 2};
+  const Tensor wrapped = from_blob(host, {2}, TensorOptions().dtype(kFloat32));
+  CHECK_NOTHROW(wrapped.record_stream(Stream::default_stream(Device("cpu"))));
 }
 
 TEST_CASE("memory_stats and empty_cache: the device allocator's figures through the API") {

@@ -1,6 +1,7 @@
 """Streams and events from Python (the host device: work is synchronous, but the
 current-stream bookkeeping and non_blocking paths are the same as on a device;
 tests/dispatcher/test_device.cpp checks the asynchronous arena device)."""
+import numpy
 import pytest
 
 import axle
@@ -22,6 +23,19 @@ def test_current_stream_and_guard():
     e.wait(axle.Stream.default("cpu"))
     e.synchronize()
     axle.synchronize("cpu")
+
+
+def test_record_stream():
+    # The host allocator is not stream-ordered: accepted and a no-op, as for a
+    # view and a numpy-backed tensor; a stream of another device is an error.
+    s = axle.Stream("cpu")
+    x = axle.ones(8)
+    x.record_stream(s)
+    x[2:5].record_stream(axle.Stream.default("cpu"))
+    axle.from_numpy(numpy.ones(3)).record_stream(s)
+    assert x.tolist() == [1.0] * 8
+    with pytest.raises(TypeError):
+        x.record_stream("cpu")
 
 
 def test_stream_errors():

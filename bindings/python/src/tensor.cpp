@@ -375,6 +375,9 @@ void bind_tensor(py::module_& m) {
            py::arg("device_type") = py::none(),
            "A copy in page-locked host memory of a device type (default: the first with devices that offers it).")
       .def("is_pinned", &Tensor::is_pinned)
+      .def("record_stream", &Tensor::record_stream, py::arg("stream"),
+           "Marks the memory as used by work on `stream`: once released it is not reused before that work is done "
+           "(torch.Tensor.record_stream).")
       // + - * / @ and their reflected and in-place forms are the type's number slots (kTensorSlots).
       .def("__getitem__", &index)
       .def("__setitem__", &set_index)

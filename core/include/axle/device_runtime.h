@@ -36,8 +36,12 @@ class AXLE_API DeviceRuntime {
   virtual DeviceType type() const = 0;
   virtual int device_count() = 0;
   virtual DeviceProperties properties(int index) = 0;
-  // Throws OutOfMemoryError naming the size on failure.
-  virtual void* allocate(int index, size_t nbytes) = 0;
+  // Memory for work on `stream` (the caller's current stream of that device,
+  // nullptr for the default one): a stream-ordered allocator (plugin ABI 1.2)
+  // reuses it once freed at once for later work on that stream, for other
+  // streams only after that stream's work. Throws OutOfMemoryError naming the
+  // size on failure.
+  virtual void* allocate(int index, size_t nbytes, void* stream) = 0;
   virtual void deallocate(int index, void* ptr, size_t nbytes) noexcept = 0;
   // Contiguous bytes; `stream` null: complete on return.
   virtual void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) = 0;
@@ -50,6 +54,14 @@ class AXLE_API DeviceRuntime {
   virtual void event_record(int index, void* event, void* stream) = 0;
   virtual void event_synchronize(int index, void* event) = 0;
   virtual void stream_wait_event(int index, void* stream, void* event) = 0;
+  // Work on `stream` also uses the allocation starting at `ptr`
+  // (Tensor::record_stream): a stream-ordered allocator keeps it from reuse
+  // until the work queued there up to its release is done. A no-op where
+  // allocation is not stream-ordered.
+  virtual void record_stream(int index, void* ptr, void* stream);
+  // Whether allocate/record_stream are stream-ordered (memory may then be
+  // released while work queued on its stream still uses it).
+  virtual bool stream_ordered_allocation() const { return false; }
   virtual AllocatorStats stats(int index) = 0;
   virtual void empty_cache(int index) = 0;
   // Whether the host may dereference this device's pointers (true for "cpu").

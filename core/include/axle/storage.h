@@ -39,6 +39,11 @@ AXLE_API Storage allocate_storage(size_t nbytes, const Device& device);
 AXLE_API Storage allocate_pinned_storage(size_t nbytes, const DeviceType& device_type);
 // Whether the storage is pinned host memory (allocate_pinned_storage).
 AXLE_API bool is_pinned(const StorageImpl& storage);
+// Work on `stream` (a handle of the storage's device type; nullptr: the default
+// stream) also uses this memory: a stream-ordered device allocator does not
+// reuse it before that work is done (Tensor::record_stream). A no-op for
+// wrapped memory and for allocators that are not stream-ordered.
+AXLE_API void record_stream(const StorageImpl& storage, void* stream);
 // Wraps external memory; `deleter` (may be empty) runs when the storage dies.
 AXLE_API Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter);
 

@@ -40,6 +40,7 @@ struct TensorImpl {
 };
 
 class TensorOptions;
+class Stream;
 
 class AXLE_API Tensor {
  public:
@@ -112,6 +113,11 @@ class AXLE_API Tensor {
   // itself when already pinned. torch.Tensor.pin_memory.
   Tensor pin_memory(const std::optional<std::string>& device_type = std::nullopt) const;
   bool is_pinned() const { return defined() && axle::is_pinned(*storage()); }
+  // Marks the memory as used by work on `stream` (of this tensor's device): its
+  // release then waits for the work queued there (torch.Tensor.record_stream).
+  // Needed when a tensor allocated on one stream is used on another and freed
+  // while that work may still run. DeviceError for a stream of another device.
+  void record_stream(const Stream& stream) const;
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   Tensor& fill_(const Scalar& value);
   Tensor& zero_() { return fill_(0); }

@@ -28,6 +28,9 @@ constexpr uint64_t kBase = 0xA1E0000000000000ull;
 struct Allocation {
   std::unique_ptr<std::byte[]> bytes;
   size_t size;
+  void* stream = nullptr;      // allocate_on_stream's stream (ABI 1.2)
+  std::vector<void*> uses;     // record_stream's streams
+  bool freed = false;          // deallocated, released once its stream's work is done
 };
 
 struct Device {
@@ -53,7 +56,7 @@ std::byte* translate(int index, const void* addr, size_t n) {
   if (it == d.allocations.begin()) return nullptr;
   --it;
   const uint64_t off = a - it->first;
-  if (a < it->first || off + n > std::max<size_t>(it->second.size, 1)) return nullptr;
+  if (a < it->first || off + n > std::max<size_t>(it->second.size, 1) || it->second.freed) return nullptr;
   return it->second.bytes.get() + off;
 }
 
@@ -139,7 +142,7 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   std::lock_guard lock(d.mutex);
   const uint64_t addr = kBase + (static_cast<uint64_t>(index) << 40) + d.next;
   d.next += (nbytes + 64 + 63) & ~63ull;  // a gap between allocations catches overruns
-  d.allocations[addr] = {std::make_unique<std::byte[]>(std::max<size_t>(nbytes, 1)), nbytes};
+  d.allocations[addr] = {std::make_unique<std::byte[]>(std::max<size_t>(nbytes, 1)), nbytes, nullptr, {}, false};
   d.stats.allocated_bytes += nbytes;
   d.stats.reserved_bytes += nbytes;
   d.stats.peak_allocated_bytes = std::max(d.stats.peak_allocated_bytes, d.stats.allocated_bytes);
@@ -147,16 +150,58 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   *ptr = reinterpret_cast<void*>(addr);
   return AXLE_OK;
 }
-axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
+// ABI 1.2: the arena hands out fresh memory either way; it remembers the
+// stream and the recorded uses (tests read them), and releases memory freed
+// while work may still use it in stream order, as cudaFreeAsync does.
+axle_status allocate_on_stream(void* self, int32_t index, size_t nbytes, axle_stream stream, void** ptr) {
+  if (axle_status s = allocate(self, index, nbytes, ptr)) return s;
+  Device& d = g_devices[index];
+  std::lock_guard lock(d.mutex);
+  d.allocations.at(reinterpret_cast<uint64_t>(*ptr)).stream = stream;
+  return AXLE_OK;
+}
+axle_status record_stream(void*, int32_t index, void* ptr, axle_stream stream) {
   if (axle_status s = check(index)) return s;
   Device& d = g_devices[index];
   std::lock_guard lock(d.mutex);
   auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == d.allocations.end()) return error(AXLE_ERROR_DEVICE, "arena: deallocate of an unknown address");
+  if (it == d.allocations.end() || it->second.freed)
+    return error(AXLE_ERROR_INVALID_ARGUMENT, "arena: record_stream of an unknown address");
+  it->second.uses.push_back(stream);
+  return AXLE_OK;
+}
+axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
+  if (axle_status s = check(index)) return s;
+  Device& d = g_devices[index];
+  std::unique_lock lock(d.mutex);
+  auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
+  if (it == d.allocations.end() || it->second.freed)
+    return error(AXLE_ERROR_DEVICE, "arena: deallocate of an unknown address");
   d.stats.allocated_bytes -= it->second.size;
   d.stats.reserved_bytes -= it->second.size;
   ++d.stats.num_frees;
-  d.allocations.erase(it);
+  auto* stream = static_cast<Stream*>(it->second.stream);
+  const std::vector<void*> uses = std::move(it->second.uses);
+  if (!stream && uses.empty()) {
+    d.allocations.erase(it);
+    return AXLE_OK;
+  }
+  // Work queued on the streams that used it may still read or write it: the
+  // recorded ones are waited for now, the memory goes after its own stream's work.
+  it->second.freed = true;
+  const uint64_t addr = it->first;
+  lock.unlock();
+  for (void* u : uses)
+    if (u) static_cast<Stream*>(u)->drain();
+  auto release = [index, addr] {
+    Device& dev = g_devices[index];
+    std::lock_guard l(dev.mutex);
+    dev.allocations.erase(addr);
+  };
+  if (stream)
+    stream->enqueue(release);
+  else
+    release();
   return AXLE_OK;
 }
 
@@ -190,6 +235,14 @@ axle_status stream_destroy(void*, int32_t index, axle_stream s) {
     v.erase(std::remove(v.begin(), v.end(), st), v.end());
   }
   st->drain();
+  {  // allocations made for it or used on it outlive it: they forget it
+    Device& d = g_devices[index];
+    std::lock_guard lock(d.mutex);
+    for (auto& [addr, a] : d.allocations) {
+      if (a.stream == s) a.stream = nullptr;
+      a.uses.erase(std::remove(a.uses.begin(), a.uses.end(), s), a.uses.end());
+    }
+  }
   delete st;
   return AXLE_OK;
 }
@@ -271,6 +324,7 @@ const axle_device_interface kArena = {
     sizeof(axle_device_interface), "arena", nullptr, &device_count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record,
     &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error, &host_alloc, &host_free,
+    &allocate_on_stream, &record_stream,
 };
 
 // ---------------------------------------------------------------- kernels
@@ -356,10 +410,13 @@ const KernelEntry kKernels[] = {
 
 // "arena2": a second device type over the same arena, with no kernels at all
 // (every op reaches it through the host fallback; tests point fallback.target
-// at it to see a fallback whose target lacks the op too).
+// at it to see a fallback whose target lacks the op too) and no stream-ordered
+// allocation.
 const axle_device_interface kArena2 = [] {
   axle_device_interface d = kArena;
   d.type_name = "arena2";
+  d.allocate_on_stream = nullptr;  // the core's plain allocate path (a 1.1 plugin's)
+  d.record_stream = nullptr;
   return d;
 }();
 
@@ -379,3 +436,15 @@ const axle_plugin_descriptor kDescriptor = {
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g_stream_kernel_calls.load(); }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }
+// The stream an allocation was made for and how many record_stream calls it
+// got; -1 for an address that is not a live allocation's start.
+extern "C" AXLE_PLUGIN_EXPORT int arena_allocation_streams(const void* ptr, void** stream) {
+  for (Device& d : g_devices) {
+    std::lock_guard lock(d.mutex);
+    auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
+    if (it == d.allocations.end() || it->second.freed) continue;
+    *stream = it->second.stream;
+    return static_cast<int>(it->second.uses.size());
+  }
+  return -1;
+}

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define AXLE_ABI_MAJOR 1
-#define AXLE_ABI_MINOR 1
+#define AXLE_ABI_MINOR 2
 
 /* The one symbol a plugin exports. */
 #define AXLE_PLUGIN_ENTRY_SYMBOL "axle_plugin_get_descriptor"
@@ -235,9 +235,23 @@ typedef struct axle_device_interface {
    * host dereferences it like any host memory. */
   axle_status (*host_alloc)(void* self, size_t nbytes, void** ptr);
   axle_status (*host_free)(void* self, void* ptr);
+  /* ---- ABI 1.2 (read only when struct_size covers them; NULL: unsupported).
+   * Stream-ordered allocation (PyTorch's caching allocator contract). The core
+   * calls allocate_on_stream instead of allocate, passing the caller's current
+   * stream of that device: the memory is for work enqueued on `stream` from
+   * now on, and once `deallocate`d it may be handed out again at once to later
+   * work on that same stream (stream order keeps it safe) but to another stream
+   * only after the work queued on `stream` has completed. record_stream says
+   * that work on another `stream` uses the block `ptr` (the start of a block
+   * this device allocated) too: its reuse then also waits for the work queued
+   * on that stream up to the deallocate (torch's Tensor.record_stream). */
+  axle_status (*allocate_on_stream)(void* self, int32_t index, size_t nbytes, axle_stream stream, void** ptr);
+  axle_status (*record_stream)(void* self, int32_t index, void* ptr, axle_stream stream);
 } axle_device_interface;
 /* The size of ABI 1.0's axle_device_interface (everything up to last_error). */
 #define AXLE_DEVICE_INTERFACE_SIZE_V1_0 (offsetof(axle_device_interface, host_alloc))
+/* The size of ABI 1.1's axle_device_interface (everything up to host_free). */
+#define AXLE_DEVICE_INTERFACE_SIZE_V1_1 (offsetof(axle_device_interface, allocate_on_stream))
 
 /* ---------------------------------------------------------------- registration */
 typedef struct axle_registrar {
