@@ -147,9 +147,26 @@ axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
   return AXLE_OK;
 }
 
+// One output element from two single elements (a launch-bound call: scalars,
+// 0-d tensors): computed directly, before any thread or blocking setup.
+template <Op O>
+axle_status single(const axle_kernel_call* c) {
+  const axle_tensor_view& out = c->outputs[0];
+  const axle_tensor_view& x = arg_tensor(c, 0);
+  const axle_tensor_view& y = arg_tensor(c, 1);
+  if (out.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(out) != 1 || plugin::numel(x) != 1 || plugin::numel(y) != 1)
+    return AXLE_DECLINED;
+  float alpha = 1.f;
+  if constexpr (O == Op::Add || O == Op::Sub) alpha = static_cast<float>(plugin::arg_double(c, 2));
+  *static_cast<float*>(out.data) =
+      apply<O>(plugin::load_as<float>(x.data, x.dtype), plugin::load_as<float>(y.data, y.dtype), alpha);
+  return AXLE_OK;
+}
+
 // NaN handling of oneDNN's max/min is unspecified: only our loop serves them.
 template <Op O>
 axle_status binary(void*, const axle_kernel_call* c) {
+  if (single<O>(c) == AXLE_OK) return AXLE_OK;
   return guarded(c, [&]() -> axle_status {
     float alpha = 1.f;
     if constexpr (O == Op::Add || O == Op::Sub) alpha = static_cast<float>(plugin::arg_double(c, 2));

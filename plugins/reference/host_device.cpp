@@ -17,7 +17,10 @@
 namespace axle::reference {
 namespace {
 
-std::atomic<uint64_t> g_allocated{0}, g_peak{0}, g_allocs{0}, g_frees{0};
+// Bytes handed out and their peak are exact process-wide figures (one atomic
+// add per allocation and per free); the call counts are kept per thread (see
+// ThreadCache) and summed when read.
+std::atomic<uint64_t> g_allocated{0}, g_peak{0};
 thread_local const char* t_last_error = nullptr;
 
 axle_status check_index(int32_t index) {
@@ -96,41 +99,98 @@ size_t class_bytes(int c) { return size_t{64} << c; }
 // after that (late frees from destructors) the shared path is used.
 constexpr int kThreadClasses = 7;
 constexpr int kThreadBlocks = 16;
-thread_local bool t_cache_gone = false;
+
+// Allocation and free counts: each thread counts its own calls without a
+// locked instruction (relaxed load + store of its own counters); readers sum
+// the live threads' counters and what exited threads left.
+struct CallCounts {
+  std::atomic<uint64_t> allocs{0}, frees{0};
+};
+void bump(std::atomic<uint64_t>& c) { c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+struct CountRegistry {
+  std::mutex mutex;
+  std::vector<CallCounts*> live;
+  uint64_t exited_allocs = 0, exited_frees = 0;
+};
+CountRegistry& counts() {
+  static auto* r = new CountRegistry;  // never destroyed: threads exit after static destruction
+  return *r;
+}
+// Calls made where no thread cache exists (during or after the thread's exit).
+std::atomic<uint64_t> g_uncached_allocs{0}, g_uncached_frees{0};
+
+// Constant-initialized with a trivial destructor, so an access is a plain TLS
+// address (no lazy-init guard); the exit work is the Reaper's, armed on first use.
 struct ThreadCache {
-  void* blocks[kThreadClasses][kThreadBlocks];
+  enum State : int { kNew, kLive, kGone };
+  void* blocks[kThreadClasses][kThreadBlocks] = {};
   int count[kThreadClasses] = {};
-  ~ThreadCache() {
-    t_cache_gone = true;
-    for (int c = 0; c < kThreadClasses; ++c) {
-      SizeClass& sc = g_classes[c];
-      std::lock_guard lock(sc.mutex);
-      for (int i = 0; i < count[c]; ++i) {
-        if (sc.free.size() < kMaxBlocksPerClass) {
-          sc.free.push_back(blocks[c][i]);
-        } else {
-          std::free(blocks[c][i]);
-          g_reserved.fetch_sub(class_bytes(c));
-        }
-      }
-    }
-  }
+  CallCounts calls;
+  State state = kNew;
 };
 thread_local ThreadCache t_cache;
 
-void* take_thread_block(int c) {
-  if (c >= kThreadClasses || t_cache_gone || t_cache.count[c] == 0) return nullptr;
-  return t_cache.blocks[c][--t_cache.count[c]];
+struct Reaper {
+  ~Reaper() {
+    ThreadCache& tc = t_cache;
+    {
+      CountRegistry& r = counts();
+      std::lock_guard lock(r.mutex);
+      r.live.erase(std::find(r.live.begin(), r.live.end(), &tc.calls));
+      r.exited_allocs += tc.calls.allocs.load(std::memory_order_relaxed);
+      r.exited_frees += tc.calls.frees.load(std::memory_order_relaxed);
+    }
+    tc.state = ThreadCache::kGone;
+    for (int c = 0; c < kThreadClasses; ++c) {
+      SizeClass& sc = g_classes[c];
+      std::lock_guard lock(sc.mutex);
+      for (int i = 0; i < tc.count[c]; ++i) {
+        if (sc.free.size() < kMaxBlocksPerClass) {
+          sc.free.push_back(tc.blocks[c][i]);
+        } else {
+          std::free(tc.blocks[c][i]);
+          g_reserved.fetch_sub(class_bytes(c));
+        }
+      }
+      tc.count[c] = 0;
+    }
+  }
+};
+thread_local Reaper t_reaper;
+
+// First use on a thread: registers its counters and arms the Reaper.
+[[gnu::noinline]] ThreadCache* arm_thread_cache(ThreadCache& tc) {
+  if (tc.state == ThreadCache::kGone) return nullptr;
+  {
+    CountRegistry& r = counts();
+    std::lock_guard lock(r.mutex);
+    r.live.push_back(&tc.calls);
+  }
+  tc.state = ThreadCache::kLive;
+  (void)&t_reaper;  // constructs it: its destructor runs at this thread's exit
+  return &tc;
 }
-bool give_thread_block(int c, void* p) {
-  if (c >= kThreadClasses || t_cache_gone || t_cache.count[c] == kThreadBlocks) return false;
-  t_cache.blocks[c][t_cache.count[c]++] = p;
-  return true;
+// The calling thread's cache, nullptr once its thread is exiting.
+inline ThreadCache* thread_cache() {
+  ThreadCache& tc = t_cache;
+  if (tc.state == ThreadCache::kLive) [[likely]]
+    return &tc;
+  return arm_thread_cache(tc);
+}
+
+uint64_t total(std::atomic<uint64_t> CallCounts::*which, uint64_t CountRegistry::*exited,
+               const std::atomic<uint64_t>& uncached) {
+  CountRegistry& r = counts();
+  std::lock_guard lock(r.mutex);
+  uint64_t n = r.*exited + uncached.load(std::memory_order_relaxed);
+  for (const CallCounts* c : r.live) n += (c->*which).load(std::memory_order_relaxed);
+  return n;
 }
 
 axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   if (axle_status s = check_index(index)) return s;
   void* p = nullptr;
+  ThreadCache* tc = thread_cache();
   const bool cached = nbytes <= kMaxCached;
   const size_t bytes = cached ? class_bytes(class_of(nbytes)) : large_bytes(nbytes);
   if (!cached) {
@@ -142,8 +202,10 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
       lc.cached -= it->first;
       lc.free.erase(it);
     }
-  } else if (!(p = take_thread_block(class_of(nbytes)))) {
-    SizeClass& sc = g_classes[class_of(nbytes)];
+  } else if (const int c = class_of(nbytes); c < kThreadClasses && tc && tc->count[c] > 0) {
+    p = tc->blocks[c][--tc->count[c]];
+  } else {
+    SizeClass& sc = g_classes[c];
     std::lock_guard lock(sc.mutex);
     if (!sc.free.empty()) {
       p = sc.free.back();
@@ -163,22 +225,33 @@ axle_status allocate(void*, int32_t index, size_t nbytes, void** ptr) {
   uint64_t peak = g_peak.load();
   while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
   }
-  g_allocs.fetch_add(1);
+  if (tc)
+    bump(tc->calls.allocs);
+  else
+    g_uncached_allocs.fetch_add(1);
   return AXLE_OK;
 }
 
 axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
   g_allocated.fetch_sub(nbytes);
-  g_frees.fetch_add(1);
+  ThreadCache* tc = thread_cache();
+  if (tc)
+    bump(tc->calls.frees);
+  else
+    g_uncached_frees.fetch_add(1);
   if (nbytes <= kMaxCached) {
-    if (give_thread_block(class_of(nbytes), ptr)) return AXLE_OK;
-    SizeClass& sc = g_classes[class_of(nbytes)];
+    const int c = class_of(nbytes);
+    if (c < kThreadClasses && tc && tc->count[c] < kThreadBlocks) {
+      tc->blocks[c][tc->count[c]++] = ptr;
+      return AXLE_OK;
+    }
+    SizeClass& sc = g_classes[c];
     std::lock_guard lock(sc.mutex);
     if (sc.free.size() < kMaxBlocksPerClass) {
       sc.free.push_back(ptr);
       return AXLE_OK;
     }
-    g_reserved.fetch_sub(class_bytes(class_of(nbytes)));
+    g_reserved.fetch_sub(class_bytes(c));
   } else {
     const size_t bytes = large_bytes(nbytes);
     LargeCache& lc = large_cache();
@@ -198,11 +271,11 @@ axle_status deallocate(void*, int32_t, void* ptr, size_t nbytes) {
 // few small blocks stay with them).
 axle_status empty_cache(void*, int32_t index) {
   if (axle_status s = check_index(index)) return s;
-  if (!t_cache_gone)
+  if (ThreadCache* tc = thread_cache())
     for (int c = 0; c < kThreadClasses; ++c) {
-      for (int i = 0; i < t_cache.count[c]; ++i) std::free(t_cache.blocks[c][i]);
-      g_reserved.fetch_sub(class_bytes(c) * static_cast<size_t>(t_cache.count[c]));
-      t_cache.count[c] = 0;
+      for (int i = 0; i < tc->count[c]; ++i) std::free(tc->blocks[c][i]);
+      g_reserved.fetch_sub(class_bytes(c) * static_cast<size_t>(tc->count[c]));
+      tc->count[c] = 0;
     }
   for (int c = 0; c < kClasses; ++c) {
     SizeClass& sc = g_classes[c];
@@ -253,8 +326,8 @@ axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
   st->allocated_bytes = g_allocated.load();
   st->reserved_bytes = g_reserved.load();
   st->peak_allocated_bytes = g_peak.load();
-  st->num_allocs = g_allocs.load();
-  st->num_frees = g_frees.load();
+  st->num_allocs = total(&CallCounts::allocs, &CountRegistry::exited_allocs, g_uncached_allocs);
+  st->num_frees = total(&CallCounts::frees, &CountRegistry::exited_frees, g_uncached_frees);
   return AXLE_OK;
 }
 

@@ -21,7 +21,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
 }
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               const IntList& padding, const IntList& dilation, int64_t groups) {
-  return std::move(call_op(AXLE_OP("conv1d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor());
+  return std::move(call_op(AXLE_OP("conv1d"), detail::stack_of(input, weight, opt(bias), stride, padding, dilation, groups))[0].tensor());
 }
 Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
@@ -31,7 +31,7 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const std::optional<Ten
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               const IntList& padding, const IntList& dilation, int64_t groups) {
-  return std::move(call_op(AXLE_OP("conv2d"), {input, weight, opt(bias), stride, padding, dilation, groups})[0].tensor());
+  return std::move(call_op(AXLE_OP("conv2d"), detail::stack_of(input, weight, opt(bias), stride, padding, dilation, groups))[0].tensor());
 }
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const IntList& stride,
               std::string_view padding, const IntList& dilation, int64_t groups) {
@@ -48,12 +48,12 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const std::op
 }
 Tensor max_pool2d(const Tensor& self, const IntList& kernel_size, const IntList& stride, const IntList& padding,
                   const IntList& dilation, bool ceil_mode) {
-  return std::move(call_op(AXLE_OP("max_pool2d"), {self, kernel_size, stride, padding, dilation, ceil_mode})[0].tensor());
+  return std::move(call_op(AXLE_OP("max_pool2d"), detail::stack_of(self, kernel_size, stride, padding, dilation, ceil_mode))[0].tensor());
 }
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, const IntList& kernel_size,
                                                    const IntList& stride, const IntList& padding,
                                                    const IntList& dilation, bool ceil_mode) {
-  return pair(call_op(AXLE_OP("max_pool2d_with_indices"), {self, kernel_size, stride, padding, dilation, ceil_mode}));
+  return pair(call_op(AXLE_OP("max_pool2d_with_indices"), detail::stack_of(self, kernel_size, stride, padding, dilation, ceil_mode)));
 }
 Tensor avg_pool2d(const Tensor& self, const IntList& kernel_size, const IntList& stride, const IntList& padding,
                   bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
@@ -62,10 +62,10 @@ Tensor avg_pool2d(const Tensor& self, const IntList& kernel_size, const IntList&
       .tensor();
 }
 Tensor adaptive_avg_pool2d(const Tensor& self, const IntList& output_size) {
-  return std::move(call_op(AXLE_OP("adaptive_avg_pool2d"), {self, output_size})[0].tensor());
+  return std::move(call_op(AXLE_OP("adaptive_avg_pool2d"), detail::stack_of(self, output_size))[0].tensor());
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, const IntList& output_size) {
-  return pair(call_op(AXLE_OP("adaptive_max_pool2d"), {self, output_size}));
+  return pair(call_op(AXLE_OP("adaptive_max_pool2d"), detail::stack_of(self, output_size)));
 }
 
 }  // namespace axle

@@ -9,3 +9,16 @@
     static const ::axle::OpHandle h = ::axle::find_op(name);  \
     return h;                                 \
   }())
+
+namespace axle::detail {
+// A call's arguments as a Stack, each Value made once in place: a braced list
+// (`call_op(op, {a, b})`) builds an initializer_list first and copies it, which
+// costs every Tensor argument two extra atomic reference-count updates.
+template <typename... Args>
+Stack stack_of(Args&&... args) {
+  Stack s;
+  s.reserve(sizeof...(Args));
+  (s.emplace_back(std::forward<Args>(args)), ...);
+  return s;
+}
+}  // namespace axle::detail
