@@ -484,7 +484,7 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
              "' has kernels but no shape function");
   if (!device.is_cpu())  // CPU scalars join device tensors as device tensors
     for (Value& v : args)
-      if (v.is_tensor() && v.tensor().defined() && is_cpu_scalar(v.tensor())) v = v.tensor().to(device);
+      if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor())) v = r.tensor().to(device);
   checked_runtime(device);
   ShapeContext sc{op.name.c_str(), args, device, t_spec_pool.take()};
   const PooledSpecs recycle{sc.outputs};

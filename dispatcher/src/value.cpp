@@ -74,7 +74,7 @@ const Generator& Value::generator() const {
 std::string Value::type_name() const {
   static const char* kNames[] = {"None", "Tensor", "Tensor[]", "int",    "int[]",    "float",
                                  "bool", "str",    "ScalarType", "Device", "Generator"};
-  return kNames[v_.index()];
+  return kNames[static_cast<size_t>(tag())];
 }
 
 std::string Value::repr() const {

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <utility>
+
 using namespace axle;
 
 TEST_CASE("an application defines myapp::scale and binds a cpu kernel") {
@@ -34,4 +36,38 @@ TEST_CASE("an application kernel outranks plugins for a built-in op") {
   const Tensor x = ones({3});
   CHECK(sum(axle::exp(x)).item<double>() == 3.0);
   CHECK(calls == 1);
+}
+
+TEST_CASE("Value::borrow: refers to the caller's tensor; copies and mutable access own") {
+  const Tensor t = arange(0, 4, 1, TensorOptions().dtype(kFloat32));
+  Value b = Value::borrow(t);
+  CHECK(b.is_tensor());
+  CHECK(b.tag() == Value::Tag::Tensor);
+  CHECK(b.type_name() == "Tensor");
+  CHECK(&std::as_const(b).tensor() == &t);  // no copy of the handle
+  CHECK(b.repr() == Value(t).repr());
+
+  Value moved = std::move(b);  // a move stays borrowed
+  CHECK(&std::as_const(moved).tensor() == &t);
+  const Value copy = moved;  // a copy owns its handle
+  CHECK(&copy.tensor() != &t);
+  CHECK(copy.tensor().storage() == t.storage());
+  Stack stack{Value::borrow(t)};
+  Stack stack_copy = stack;
+  CHECK(&std::as_const(stack_copy[0]).tensor() != &t);
+
+  Value m = Value::borrow(t);
+  Tensor& owned = m.tensor();  // mutable access: an owning handle, never the caller's
+  CHECK(&owned != &t);
+  owned = zeros({2});
+  CHECK(t.sizes() == IntList{4});
+  CHECK(m.tensor().sizes() == IntList{2});
+
+  // Through the dispatcher: borrowed arguments, an in-place op returning its
+  // argument (an alias output, which must come back owning).
+  Tensor x = ones({3});
+  Stack out = call_op(find_op("add_.Tensor"), Stack{Value::borrow(x), Value::borrow(t.slice(0, 0, 3)), 1});
+  CHECK(&std::as_const(out[0]).tensor() != &x);
+  CHECK(out[0].tensor().storage() == x.storage());
+  CHECK(x.to(kFloat64).contiguous().data_ptr<double>()[2] == 3.0);
 }

@@ -26,7 +26,10 @@ struct OutputSpec {
 // wrap dims, before kernels see them) and the target device.
 struct ShapeContext {
   const char* op;     // "add.Tensor", for messages
-  Stack& args;
+  Stack& args;        // shape functions may normalize arguments (wrapped dims...)
+  // Read access: a borrowed tensor argument stays borrowed (args[i].tensor()
+  // would make it an owning one).
+  const Value& arg(size_t i) const { return args[i]; }
   Device device;
   std::vector<OutputSpec> outputs;
 };

@@ -1,5 +1,11 @@
 // Value: one boxed operator argument or result (PyTorch's IValue, reduced to the
 // types of axle's schema grammar). Scalars are Int, Double or Bool values.
+//
+// A Tensor Value either owns a Tensor handle or borrows the caller's
+// (Value::borrow): a call's argument Stack borrows so that passing a tensor to
+// an op costs no reference-count update. A borrowed Value is a Tensor Value in
+// every respect (tag(), tensor()); copying it, or asking for mutable access,
+// gives an owning one, so it never outlives the call it was made for.
 #pragma once
 
 #include <axle/device.h>
@@ -35,19 +41,40 @@ class AXLE_API Value {
   }
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Value(T x) : Value(Scalar(x)) {}  // NOLINT
+  // Refers to `t` without owning it; `t` must outlive this Value and its moves.
+  static Value borrow(const Tensor& t) {
+    Value v;
+    v.v_.emplace<Borrowed>(Borrowed{&t});
+    return v;
+  }
+  Value(const Value& o) : v_(o.owned()) {}
+  Value& operator=(const Value& o) {
+    if (this != &o) v_ = o.owned();
+    return *this;
+  }
+  Value(Value&&) noexcept = default;
+  Value& operator=(Value&&) noexcept = default;
+  ~Value() = default;
 
-  Tag tag() const { return static_cast<Tag>(v_.index()); }
+  Tag tag() const {
+    const size_t i = v_.index();
+    return i == kBorrowedIndex ? Tag::Tensor : static_cast<Tag>(i);
+  }
   bool is_none() const { return tag() == Tag::None; }
   bool is_tensor() const { return tag() == Tag::Tensor; }
   bool is_scalar() const { return tag() == Tag::Int || tag() == Tag::Double || tag() == Tag::Bool; }
   const Tensor& tensor() const {
+    if (const auto* b = std::get_if<Borrowed>(&v_)) [[likely]]
+      return *b->tensor;
     if (const auto* t = std::get_if<Tensor>(&v_)) [[likely]]
       return *t;
     expected("Tensor");
   }
+  // Mutable access owns: a borrowed Value becomes an owning one first.
   Tensor& tensor() {
     if (auto* t = std::get_if<Tensor>(&v_)) [[likely]]
       return *t;
+    if (const auto* b = std::get_if<Borrowed>(&v_)) return v_.emplace<Tensor>(*b->tensor);
     expected("Tensor");
   }
   const std::vector<Tensor>& tensors() const;
@@ -64,10 +91,19 @@ class AXLE_API Value {
   std::string repr() const;
 
  private:
+  struct Borrowed {
+    const Tensor* tensor;
+  };
+  using Variant = std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string,
+                               DType, Device, Generator, Borrowed>;
+  static constexpr size_t kBorrowedIndex = std::variant_size_v<Variant> - 1;
+  // The variant, with a borrowed tensor turned into an owned one.
+  Variant owned() const {
+    if (const auto* b = std::get_if<Borrowed>(&v_)) return Variant(std::in_place_type<Tensor>, *b->tensor);
+    return v_;
+  }
   [[noreturn]] void expected(const char* type) const;  // ValueError "expected <type> but got <this type>"
-  std::variant<std::monostate, Tensor, std::vector<Tensor>, int64_t, IntList, double, bool, std::string, DType, Device,
-               Generator>
-      v_;
+  Variant v_;
 };
 
 namespace detail {

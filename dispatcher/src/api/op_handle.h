@@ -4,6 +4,9 @@
 
 #include <axle/dispatcher.h>
 
+#include <type_traits>
+#include <utility>
+
 #define AXLE_OP(name)                         \
   ([]() -> const ::axle::OpHandle& {          \
     static const ::axle::OpHandle h = ::axle::find_op(name);  \
@@ -11,14 +14,22 @@
   }())
 
 namespace axle::detail {
-// A call's arguments as a Stack, each Value made once in place: a braced list
-// (`call_op(op, {a, b})`) builds an initializer_list first and copies it, which
-// costs every Tensor argument two extra atomic reference-count updates.
+// A call's arguments as a Stack, each Value made once in place, and tensors the
+// caller holds borrowed (Value::borrow: they outlive the call): passing a tensor
+// costs no atomic reference-count update. (A braced list, `call_op(op, {a,
+// b})`, builds an initializer_list and copies it: four updates per tensor.)
+template <typename T>
+Value stack_value(T&& x) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<T>, Tensor> && std::is_lvalue_reference_v<T>)
+    return Value::borrow(x);
+  else
+    return Value(std::forward<T>(x));
+}
 template <typename... Args>
 Stack stack_of(Args&&... args) {
   Stack s;
   s.reserve(sizeof...(Args));
-  (s.emplace_back(std::forward<Args>(args)), ...);
+  (s.emplace_back(stack_value(std::forward<Args>(args))), ...);
   return s;
 }
 }  // namespace axle::detail

@@ -67,14 +67,14 @@ DType promote_scalar(DType d, const Value& s) {
 }
 
 void same_as_self(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.outputs.push_back(OutputSpec{t.sizes(), t.dtype()});
 }
 
 // ---------------------------------------------------------------- activations
 template <const char* Kernel>
 void float_act_shape(ShapeContext& c) {
-  require_float(c, Kernel, c.args[0].tensor().dtype());
+  require_float(c, Kernel, c.arg(0).tensor().dtype());
   same_as_self(c);
 }
 constexpr char kLeakyRelu[] = "leaky_relu_cpu", kElu[] = "elu_cpu", kSilu[] = "silu_cpu",
@@ -86,12 +86,12 @@ void celu_shape(ShapeContext& c) {
 }
 
 void mish_shape(ShapeContext& c) {
-  require_float(c, "mish_cpu", c.args[0].tensor().dtype(), false);
+  require_float(c, "mish_cpu", c.arg(0).tensor().dtype(), false);
   same_as_self(c);
 }
 
 void gelu_shape(ShapeContext& c) {
-  require_float(c, "GeluKernelImpl", c.args[0].tensor().dtype());
+  require_float(c, "GeluKernelImpl", c.arg(0).tensor().dtype());
   const std::string& a = c.args[1].str();
   AXLE_CHECK(a == "none" || a == "tanh", ValueError, c.op, ": approximate argument must be either none or tanh (got '",
              a, "')");
@@ -100,7 +100,7 @@ void gelu_shape(ShapeContext& c) {
 
 // hardtanh(self, min_val, max_val) (relu6 is hardtanh(self, 0, 6)): a clamp; integers allowed.
 void hardtanh_check(ShapeContext& c, const Value& lo, const Value& hi) {
-  const DType d = c.args[0].tensor().dtype();
+  const DType d = c.arg(0).tensor().dtype();
   AXLE_CHECK(d != kBool, DTypeError, c.op, ": Bool inputs not supported for hardtanh");
   if (d == kFloat16) not_implemented(c, "clamp_scalar_cpu", d);
   AXLE_CHECK(d != kUInt8 || (std::trunc(lo.to_double()) >= 0 && std::trunc(hi.to_double()) >= 0), ValueError, c.op,
@@ -113,7 +113,7 @@ void hardtanh_shape(ShapeContext& c) { hardtanh_check(c, c.args[1], c.args[2]); 
 void relu6_shape(ShapeContext& c) { hardtanh_check(c, Value(0), Value(6)); }
 
 void threshold_shape(ShapeContext& c) {
-  const DType d = c.args[0].tensor().dtype();
+  const DType d = c.arg(0).tensor().dtype();
   if (d == kBool || d == kFloat16) not_implemented(c, "threshold_cpu", d);
   check_fits(c, d, c.args[1]);
   check_fits(c, d, c.args[2]);
@@ -122,8 +122,8 @@ void threshold_shape(ShapeContext& c) {
 
 // prelu: weight holds one slope, or one per channel (dim 1 of self).
 void prelu_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& w = c.args[1].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& w = c.arg(1).tensor();
   require_float(c, "prelu_cpu", self.dtype());
   const int64_t n = w.numel();
   if (n != 1) {
@@ -144,7 +144,7 @@ void prelu_shape(ShapeContext& c) {
 
 // glu(self, dim): halves self along dim; the kernel sees the wrapped dim.
 void glu_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dim() > 0, ShapeError, c.op, ": glu does not support scalars because halving size must be even");
   const int64_t dim = wrap_dim(c.args[1].to_int(), t.dim(), c.op);
   AXLE_CHECK(t.sizes()[dim] % 2 == 0, ShapeError, c.op, ": Halving dimension must be even, but dimension ", dim,
@@ -164,7 +164,7 @@ Stack softsign_composite(const Stack& a) {
 // ---------------------------------------------------------------- clamp
 // clamp(self, Scalar? min, Scalar? max): the scalars join type promotion.
 void clamp_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const Value &lo = c.args[1], &hi = c.args[2];
   AXLE_CHECK(!lo.is_none() || !hi.is_none(), ValueError, c.op,
              ": torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -178,7 +178,7 @@ void clamp_shape(ShapeContext& c) {
 
 // clamp.Tensor(self, Tensor? min, Tensor? max): broadcast and promoted.
 void clamp_tensor_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const Value &lo = c.args[1], &hi = c.args[2];
   AXLE_CHECK(!lo.is_none() || !hi.is_none(), ValueError, c.op,
              ": torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -194,20 +194,20 @@ void clamp_tensor_shape(ShapeContext& c) {
 
 // ---------------------------------------------------------------- unary extras
 void round_shape(ShapeContext& c) {
-  const DType d = c.args[0].tensor().dtype();
+  const DType d = c.arg(0).tensor().dtype();
   if (d == kBool || d == kFloat16) not_implemented(c, "round_vml_cpu", d);
   same_as_self(c);
 }
 
 void round_decimals_shape(ShapeContext& c) {
-  require_float(c, "round_cpu", c.args[0].tensor().dtype());
+  require_float(c, "round_cpu", c.arg(0).tensor().dtype());
   same_as_self(c);
 }
 
-void bool_unary_shape(ShapeContext& c) { c.outputs = {{c.args[0].tensor().sizes(), kBool}}; }
+void bool_unary_shape(ShapeContext& c) { c.outputs = {{c.arg(0).tensor().sizes(), kBool}}; }
 
 void bitwise_not_shape(ShapeContext& c) {
-  const DType d = c.args[0].tensor().dtype();
+  const DType d = c.arg(0).tensor().dtype();
   if (is_floating_point(d)) not_implemented(c, "bitwise_not_cpu", d);
   same_as_self(c);
 }
@@ -216,8 +216,8 @@ void bitwise_not_shape(ShapeContext& c) {
 // div(self, other, rounding_mode): None is true division; 'trunc' and 'floor'
 // keep the promoted dtype (integer results for integer inputs).
 void div_mode_shape(ShapeContext& c) {
-  const Tensor& a = c.args[0].tensor();
-  const Tensor& b = c.args[1].tensor();
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
   c.outputs = {{broadcast(a.sizes(), b.sizes()), result_type({&a, &b})}};
   const Value& mode = c.args[2];
   if (mode.is_none()) {
@@ -237,7 +237,7 @@ void check_int_pow(ShapeContext& c, DType base, const Value& exp) {
 
 // pow(Tensor self, Scalar exponent)
 void pow_tensor_scalar_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   check_int_pow(c, t.dtype(), c.args[1]);
   const DType d = promote_scalar(t.dtype(), c.args[1]);
   if (d == kBool) not_implemented(c, "pow", d);
@@ -246,7 +246,7 @@ void pow_tensor_scalar_shape(ShapeContext& c) {
 
 // pow(Scalar self, Tensor exponent)
 void pow_scalar_shape(ShapeContext& c) {
-  const Tensor& e = c.args[1].tensor();
+  const Tensor& e = c.arg(1).tensor();
   const DType d = promote_scalar(e.dtype(), c.args[0]);
   if (d == kBool) not_implemented(c, "pow", d);
   c.outputs = {{e.sizes(), d}};
@@ -256,7 +256,7 @@ void pow_scalar_shape(ShapeContext& c) {
 template <ShapeFn Functional>
 void inplace(ShapeContext& c) {
   Functional(c);
-  const Tensor& self = c.args[0].tensor();
+  const Tensor& self = c.arg(0).tensor();
   AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
              " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
   AXLE_CHECK(can_cast(c.outputs[0].dtype, self.dtype()), DTypeError, c.op, ": result type ",
@@ -265,7 +265,7 @@ void inplace(ShapeContext& c) {
 }
 
 void relu_checks(ShapeContext& c) {
-  const DType d = c.args[0].tensor().dtype();
+  const DType d = c.arg(0).tensor().dtype();
   AXLE_CHECK(d != kBool, DTypeError, c.op, ": Boolean inputs not supported for relu");
   if (d == kFloat16) not_implemented(c, "clamp_min_cpu", d);
   same_as_self(c);

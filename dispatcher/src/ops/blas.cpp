@@ -56,8 +56,8 @@ void check_mm_shapes(const char* op, const Tensor& a, const Tensor& b) {
 }
 
 void mm_shape(ShapeContext& c) {
-  const Tensor& a = c.args[0].tensor();
-  const Tensor& b = c.args[1].tensor();
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
   AXLE_CHECK(a.dim() == 2, ShapeError, c.op, ": self must be a matrix");
   AXLE_CHECK(b.dim() == 2, ShapeError, c.op, ": mat2 must be a matrix");
   check_mm_shapes(c.op, a, b);
@@ -68,9 +68,9 @@ void mm_shape(ShapeContext& c) {
 }
 
 void addmm_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& a = c.args[1].tensor();
-  const Tensor& b = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& a = c.arg(1).tensor();
+  const Tensor& b = c.arg(2).tensor();
   AXLE_CHECK(self.dtype() == b.dtype(), DTypeError, c.op, ": self and mat2 must have the same dtype");
   AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": mat1 and mat2 must have the same dtype");
   AXLE_CHECK(a.dim() == 2, ShapeError, c.op, ": mat1 must be a matrix, got ", a.dim(), "-D tensor");
@@ -97,15 +97,15 @@ IntList bmm_common(ShapeContext& c, const Tensor& b1, const Tensor& b2, const ch
 }
 
 void bmm_shape(ShapeContext& c) {
-  const Tensor& b1 = c.args[0].tensor();
-  c.outputs = {{bmm_common(c, b1, c.args[1].tensor(), "bmm", false), b1.dtype()}};
+  const Tensor& b1 = c.arg(0).tensor();
+  c.outputs = {{bmm_common(c, b1, c.arg(1).tensor(), "bmm", false), b1.dtype()}};
 }
 
 // baddbmm: self (any dtype, converted) broadcasts to [b, n, m]; the result has batch1's dtype.
 void baddbmm_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& b1 = c.args[1].tensor();
-  const Tensor& b2 = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& b1 = c.arg(1).tensor();
+  const Tensor& b2 = c.arg(2).tensor();
   // torch reads batch1.size(0), batch1.size(1), batch2.size(2) first.
   auto size_at = [&](const Tensor& t, int64_t d) {
     AXLE_CHECK(t.dim() > 0, IndexError, c.op, ": dimension specified as ", d, " but tensor has no dimensions");
@@ -117,8 +117,8 @@ void baddbmm_shape(ShapeContext& c) {
 }
 
 void dot_shape(ShapeContext& c) {
-  const Tensor& a = c.args[0].tensor();
-  const Tensor& b = c.args[1].tensor();
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
   AXLE_CHECK(a.dim() == 1 && b.dim() == 1, ShapeError, c.op, ": 1D tensors expected, but got ", a.dim(), "D and ",
              b.dim(), "D tensors");
   AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": dot : expected both vectors to have same dtype, but found ",

@@ -156,8 +156,8 @@ IntList check_convolution(const char* op, Stack& args) {
 
 void convolution_out_shape(ShapeContext& c) {
   const IntList sizes = check_convolution(c.op, c.args);
-  const DType dtype = c.args[0].tensor().dtype();
-  const Tensor& out = c.args[9].tensor();
+  const DType dtype = c.arg(0).tensor().dtype();
+  const Tensor& out = c.arg(9).tensor();
   AXLE_CHECK(out.sizes() == sizes, ShapeError, c.op, ": expected out of shape ", str(sizes), ", but got ",
              str(out.sizes()), " (axle does not resize out tensors)");
   AXLE_CHECK(out.dtype() == dtype, DTypeError, c.op, ": expected out of dtype ", dtype_name(dtype), ", but got ",
@@ -343,7 +343,7 @@ void floating_pool_dtype(const char* op, const char* kernel, DType d) {
 }
 
 void max_pool2d_with_indices_shape(ShapeContext& c) {
-  const Tensor& input = c.args[0].tensor();
+  const Tensor& input = c.arg(0).tensor();
   const Pool2d p = read_pool_args(c, "max_pool2d", true);
   AXLE_CHECK(input.dim() == 3 || input.dim() == 4, ShapeError, c.op,
              ": non-empty 3D or 4D (batch mode) tensor expected for input");
@@ -368,7 +368,7 @@ Stack max_pool2d_composite(const Stack& a) {
 }
 
 void avg_pool2d_shape(ShapeContext& c) {
-  const Tensor& input = c.args[0].tensor();
+  const Tensor& input = c.arg(0).tensor();
   const Pool2d p = read_pool_args(c, "avg_pool2d", false);
   AXLE_CHECK(c.args[6].is_none() || c.args[6].to_int() != 0, ValueError, c.op, ": divisor must be not zero");
   const int64_t nd = input.dim();
@@ -390,7 +390,7 @@ void check_output_size(const char* op, const Value& v, const char* name) {
 }
 
 void adaptive_avg_pool2d_shape(ShapeContext& c) {
-  const Tensor& input = c.args[0].tensor();
+  const Tensor& input = c.arg(0).tensor();
   check_output_size(c.op, c.args[1], "adaptive_avg_pool2d");
   const int64_t nd = input.dim();
   AXLE_CHECK(nd == 3 || nd == 4, ShapeError, c.op, ": adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ",
@@ -414,7 +414,7 @@ Stack adaptive_avg_pool2d_composite(const Stack& a) {
 }
 
 void adaptive_max_pool2d_shape(ShapeContext& c) {
-  const Tensor& input = c.args[0].tensor();
+  const Tensor& input = c.arg(0).tensor();
   const int64_t nd = input.dim();
   AXLE_CHECK(nd == 3 || nd == 4, ShapeError, c.op, ": adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: ",
              str(input.sizes()));

@@ -8,8 +8,8 @@ namespace axle::shape {
 namespace {
 
 void copy_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& src = c.args[1].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& src = c.arg(1).tensor();
   const IntList b = broadcast(self.sizes(), src.sizes());
   AXLE_CHECK(b == self.sizes(), ShapeError, "copy_(): src of shape ", str(src.sizes()),
              " cannot be broadcast to self of shape ", str(self.sizes()));

@@ -61,7 +61,7 @@ void linspace_shape(ShapeContext& c) {
   c.outputs = {{{steps}, dtype_or(c.args[3], get_default_dtype())}};
 }
 
-void fill_shape(ShapeContext& c) { c.outputs = {{c.args[0].tensor().sizes(), c.args[0].tensor().dtype(), 0}}; }
+void fill_shape(ShapeContext& c) { c.outputs = {{c.arg(0).tensor().sizes(), c.arg(0).tensor().dtype(), 0}}; }
 
 void arange_shape(ShapeContext& c) {
   const Scalar start = c.args[0].scalar(), end = c.args[1].scalar(), step = c.args[2].scalar();

@@ -73,8 +73,8 @@ void check_fits(ShapeContext& c, const Value& v, DType dt) {
 
 // ---------------------------------------------------------------- index_select
 void index_select_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& index = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& index = c.arg(2).tensor();
   const int64_t dim = wrap_dim(c.args[1].to_int(), std::max<int64_t>(self.dim(), 1), c.op);
   AXLE_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32, DTypeError, c.op,
              ": Expected dtype int32 or int64 for index, got ", dtype_name(index.dtype()));
@@ -94,8 +94,8 @@ int64_t nonempty_dim(const Tensor& t) { return std::max<int64_t>(t.dim(), 1); }
 int64_t nonempty_size(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.sizes()[d]; }
 
 void gather_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& index = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& index = c.arg(2).tensor();
   const int64_t dim = wrap_dim(c.args[1].to_int(), nonempty_dim(self), c.op);
   AXLE_CHECK(index.dtype() == kInt64, DTypeError, c.op, ": Expected dtype int64 for index, got ",
              dtype_name(index.dtype()));
@@ -114,13 +114,13 @@ void gather_shape(ShapeContext& c) {
 
 // scatter.src / scatter_add (src_arg = 3 is a Tensor) and scatter.value (a Scalar).
 void scatter_common(ShapeContext& c, bool src_is_tensor) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& index = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& index = c.arg(2).tensor();
   const int64_t dim = wrap_dim(c.args[1].to_int(), nonempty_dim(self), c.op);
   AXLE_CHECK(index.dtype() == kInt64, DTypeError, c.op, ": Expected dtype int64 for index, got ",
              dtype_name(index.dtype()));
   if (src_is_tensor) {
-    const Tensor& src = c.args[3].tensor();
+    const Tensor& src = c.arg(3).tensor();
     AXLE_CHECK(src.dtype() == self.dtype(), DTypeError, c.op, ": Expected self.dtype to be equal to src.dtype (got ",
                dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), ")");
   } else {
@@ -131,7 +131,7 @@ void scatter_common(ShapeContext& c, bool src_is_tensor) {
                ": Index tensor must have the same number of dimensions as self tensor (", index.dim(), " vs ",
                self.dim(), ")");
     if (src_is_tensor) {
-      const Tensor& src = c.args[3].tensor();
+      const Tensor& src = c.arg(3).tensor();
       AXLE_CHECK(nonempty_dim(src) == nonempty_dim(index), ShapeError, c.op,
                  ": Index tensor must have the same number of dimensions as src tensor (", index.dim(), " vs ",
                  src.dim(), ")");
@@ -162,8 +162,8 @@ void inplace_self_shape(ShapeContext& c) {
 
 // ---------------------------------------------------------------- masked_fill / where
 void masked_fill_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& mask = c.args[1].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& mask = c.arg(1).tensor();
   AXLE_CHECK(is_mask_dtype(mask.dtype()), DTypeError, c.op, ": only supports boolean masks, but got mask with dtype ",
              dtype_name(mask.dtype()));
   check_fits(c, c.args[2], self.dtype());
@@ -172,7 +172,7 @@ void masked_fill_shape(ShapeContext& c) {
 
 void masked_fill_inplace_shape(ShapeContext& c) {
   masked_fill_shape(c);
-  const Tensor& self = c.args[0].tensor();
+  const Tensor& self = c.arg(0).tensor();
   AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
              " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
   c.outputs[0].alias_arg = 0;
@@ -193,9 +193,9 @@ Stack masked_fill_tensor_(const Stack& a) {
 }
 
 void where_shape(ShapeContext& c) {
-  const Tensor& cond = c.args[0].tensor();
-  const Tensor& self = c.args[1].tensor();
-  const Tensor& other = c.args[2].tensor();
+  const Tensor& cond = c.arg(0).tensor();
+  const Tensor& self = c.arg(1).tensor();
+  const Tensor& other = c.arg(2).tensor();
   AXLE_CHECK(is_mask_dtype(cond.dtype()), DTypeError, c.op,
              ": expected condition to be a boolean tensor, but got a tensor with dtype ", dtype_name(cond.dtype()));
   c.outputs = {{broadcast(broadcast(cond.sizes(), self.sizes()), other.sizes()), result_type({&self, &other})}};
@@ -222,7 +222,7 @@ Stack embedding_composite(const Stack& a) {
 }
 
 void one_hot_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
+  const Tensor& self = c.arg(0).tensor();
   const int64_t n = c.args[1].to_int();
   AXLE_CHECK(self.dtype() == kInt64, DTypeError, c.op, ": one_hot is only applicable to index tensor (int64), got ",
              dtype_name(self.dtype()));
@@ -318,7 +318,7 @@ std::optional<IntList> index_result_shape(ShapeContext& c, const Tensor& self, c
 }
 
 void index_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
+  const Tensor& self = c.arg(0).tensor();
   OutputSpec o;
   o.dtype = self.dtype();
   if (auto sizes = index_result_shape(c, self, c.args[1].tensors()))
@@ -329,8 +329,8 @@ void index_shape(ShapeContext& c) {
 }
 
 void index_put_shape(ShapeContext& c) {
-  const Tensor& self = c.args[0].tensor();
-  const Tensor& values = c.args[2].tensor();
+  const Tensor& self = c.arg(0).tensor();
+  const Tensor& values = c.arg(2).tensor();
   AXLE_CHECK(values.dtype() == self.dtype(), DTypeError, c.op,
              ": Index put requires the source and destination dtypes match, got ", dtype_name(self.dtype()),
              " for the destination and ", dtype_name(values.dtype()), " for the source.");

@@ -14,8 +14,8 @@ std::string mat_str(const IntList& s) {
 }
 
 void matmul_shape(ShapeContext& c) {
-  const Tensor& a = c.args[0].tensor();
-  const Tensor& b = c.args[1].tensor();
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
   const int64_t da = a.dim(), db = b.dim();
   AXLE_CHECK(da >= 1 && db >= 1, ShapeError, c.op, ": both arguments to matmul need to be at least 1D, but they are ",
              da, "D and ", db, "D");

@@ -31,7 +31,7 @@ const Tensor* opt_tensor(const Value& v) { return v.is_none() ? nullptr : &v.ten
 
 // ------------------------------------------------------------ softmax
 void softmax_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.args[1] = wrap_dim(c.args[1].to_int(), t.dim(), c.op);
   const DType dt = c.args[2].is_none() ? t.dtype() : c.args[2].dtype();
   if (t.numel() != 0) check_norm_dtype(c.op, dt);  // torch returns empty results of any dtype
@@ -43,7 +43,7 @@ void softmax_shape(ShapeContext& c) {
 void check_param(ShapeContext& c, int i, const char* name, int64_t features) {
   const Tensor* p = opt_tensor(c.args[i]);
   if (!p) return;
-  const DType in_dt = c.args[0].tensor().dtype();
+  const DType in_dt = c.arg(0).tensor().dtype();
   AXLE_CHECK(p->numel() == features, ShapeError, c.op, ": ", name, " should contain ", features, " elements not ",
              p->numel());
   AXLE_CHECK(p->dtype() == in_dt || (in_dt == kBFloat16 && p->dtype() == kFloat32), DTypeError, c.op,
@@ -52,7 +52,7 @@ void check_param(ShapeContext& c, int i, const char* name, int64_t features) {
 }
 
 void batch_norm_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dim() >= 2, ShapeError, c.op, ": expected an input of at least 2 dims (N, C, ...), got size ",
              str(t.sizes()));
   check_norm_dtype(c.op, t.dtype());
@@ -76,7 +76,7 @@ void batch_norm_shape(ShapeContext& c) {
 
 // ------------------------------------------------------------ layer_norm, rms_norm, group_norm
 void check_normalized_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList& ns = c.args[1].int_list();
   AXLE_CHECK(!ns.empty(), ShapeError, c.op,
              ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
@@ -99,7 +99,7 @@ void check_normalized_shape(ShapeContext& c) {
 }
 
 void layer_norm_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   check_normalized_shape(c);
   check_norm_dtype(c.op, t.dtype());
   for (int i : {2, 3})
@@ -112,7 +112,7 @@ void layer_norm_shape(ShapeContext& c) {
 // torch 2.x F.rms_norm: any floating dtype; eps None -> finfo(input.dtype).eps;
 // the result promotes with the weight's dtype.
 void rms_norm_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   check_normalized_shape(c);
   AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, c.op, ": expected a floating point input, got ",
              dtype_name(t.dtype()));
@@ -128,7 +128,7 @@ void rms_norm_shape(ShapeContext& c) {
 }
 
 void group_norm_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dim() >= 2, ShapeError, c.op, ": Expected at least 2 dimensions for input tensor but received ",
              t.dim());
   const int64_t groups = c.args[1].to_int(), channels = t.sizes()[1];
@@ -217,7 +217,7 @@ Stack sdpa_composite(const Stack& a) {
 
 // ------------------------------------------------------------ upsample_nearest2d / upsample_bilinear2d
 void upsample_shape(ShapeContext& c, bool bilinear) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList& size = c.args[1].int_list();
   AXLE_CHECK(size.size() == 2, ValueError, c.op, ": It is expected output_size equals to 2, but got size ",
              size.size());
@@ -243,7 +243,7 @@ void upsample_bilinear_shape(ShapeContext& c) { upsample_shape(c, true); }
 // torch 1.13's aten::pad: constant pads any trailing dims (negative = crop);
 // reflect / replicate / circular pad 1, 2 or 3 trailing dims of a (batched) input.
 void pad_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList& pad = c.args[1].int_list();
   const std::string mode = c.args[2].str();
   AXLE_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular",

@@ -8,8 +8,8 @@ namespace axle::shape {
 namespace {
 
 void binary_common(ShapeContext& c) {
-  const Tensor& a = c.args[0].tensor();
-  const Tensor& b = c.args[1].tensor();
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
   // The common case, same sizes and dtype: nothing to broadcast or promote.
   if (a.defined() && b.defined() && a.dtype() == b.dtype() && a.sizes() == b.sizes()) {
     c.outputs.push_back(OutputSpec{a.sizes(), a.dtype()});
@@ -33,7 +33,7 @@ void add_shape(ShapeContext& c) {
 }
 
 void sub_shape(ShapeContext& c) {
-  const bool a = c.args[0].tensor().dtype() == kBool, b = c.args[1].tensor().dtype() == kBool;
+  const bool a = c.arg(0).tensor().dtype() == kBool, b = c.arg(1).tensor().dtype() == kBool;
   AXLE_CHECK(!(a && b), DTypeError, c.op,
              ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
              "operator instead.");
@@ -60,9 +60,9 @@ void no_bool_binary_shape(ShapeContext& c) {
 // it to pow.Tensor_Scalar, which refuses negative integer powers of integers.
 void pow_shape(ShapeContext& c) {
   no_bool_binary_shape(c);
-  const Tensor& e = c.args[1].tensor();
+  const Tensor& e = c.arg(1).tensor();
   if (e.unsafe_impl().wrapped_number && e.device().is_cpu() && is_integral(e.dtype(), true))
-    AXLE_CHECK(!is_integral(c.args[0].tensor().dtype(), true) || e.item().to_int() >= 0, ValueError, c.op,
+    AXLE_CHECK(!is_integral(c.arg(0).tensor().dtype(), true) || e.item().to_int() >= 0, ValueError, c.op,
                ": Integers to negative integer powers are not allowed.");
 }
 
@@ -82,7 +82,7 @@ void div_shape(ShapeContext& c) {
 template <ShapeFn Functional>
 void inplace_shape(ShapeContext& c) {
   Functional(c);
-  const Tensor& self = c.args[0].tensor();
+  const Tensor& self = c.arg(0).tensor();
   AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
              " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
   AXLE_CHECK(can_cast(c.outputs[0].dtype, self.dtype()), DTypeError, c.op, ": result type ",
@@ -91,7 +91,7 @@ void inplace_shape(ShapeContext& c) {
 }
 
 void neg_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op,
              ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
              "the `~` or `logical_not()` operator instead.");
@@ -100,24 +100,24 @@ void neg_shape(ShapeContext& c) {
 
 // Unary float ops: integer and bool inputs produce the default float dtype.
 void float_unary_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
 }
 
 // Same dtype, bool rejected (abs, floor, ceil, trunc), as torch's CPU kernels.
 void no_bool_unary_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op, ": not implemented for bool tensors");
   c.outputs = {{t.sizes(), t.dtype()}};
 }
 
 void same_unary_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.outputs = {{t.sizes(), t.dtype()}};
 }
 
 void frac_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, c.op, ": not implemented for ", dtype_name(t.dtype()),
              " (floating dtypes only)");
   c.outputs = {{t.sizes(), t.dtype()}};
@@ -125,12 +125,12 @@ void frac_shape(ShapeContext& c) {
 
 // square of bool gives int64, as torch (it is pow(self, 2)).
 void square_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.outputs = {{t.sizes(), t.dtype() == kBool ? kInt64 : t.dtype()}};
 }
 
 void relu_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op, ": Boolean inputs not supported for relu");
   c.outputs = {{t.sizes(), t.dtype()}};
 }

@@ -26,7 +26,7 @@ void check_nonempty_whole(ShapeContext& c, const Tensor& t) {
 
 // Wraps the int dim at args[i] in place (0-d inputs accept 0 and -1); returns it.
 int64_t wrap_dim_arg(ShapeContext& c, size_t i) {
-  const int64_t d = wrap_dim(c.args[i].to_int(), c.args[0].tensor().dim(), c.op);
+  const int64_t d = wrap_dim(c.args[i].to_int(), c.arg(0).tensor().dim(), c.op);
   c.args[i] = d;
   return d;
 }
@@ -38,7 +38,7 @@ IntList one_dim_sizes(const Tensor& t, int64_t d, bool keepdim) {
 
 // Normalizes the dim list at args[i] (see normalize_reduce_dims) in place.
 IntList dims_arg(ShapeContext& c, size_t i) {
-  const IntList dims = normalize_reduce_dims(c.args[0].tensor(), c.args[i], c.op);
+  const IntList dims = normalize_reduce_dims(c.arg(0).tensor(), c.args[i], c.op);
   c.args[i] = dims;
   return dims;
 }
@@ -49,19 +49,19 @@ DType prod_dtype(const Tensor& t, const Value& dtype) {
 }
 
 void prod_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   c.outputs = {{{}, prod_dtype(t, c.args[1])}};
 }
 
 void prod_dim_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const int64_t d = wrap_dim_arg(c, 1);
   c.outputs = {{one_dim_sizes(t, d, c.args[2].to_bool()), prod_dtype(t, c.args[3])}};
 }
 
 // ---- amax / amin / max / min / argmax / argmin
 void amax_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   if (c.args[1].int_list().empty()) check_nonempty_whole(c, t);
   const IntList dims = dims_arg(c, 1);
   check_nonzero_dims(c, t, dims);
@@ -69,13 +69,13 @@ void amax_shape(ShapeContext& c) {
 }
 
 void max_all_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   check_nonempty_whole(c, t);
   c.outputs = {{{}, t.dtype()}};
 }
 
 void max_dim_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const int64_t d = wrap_dim_arg(c, 1);
   if (t.dim() > 0) check_nonzero_dims(c, t, {d});
   const IntList sizes = one_dim_sizes(t, d, c.args[2].to_bool());
@@ -83,7 +83,7 @@ void max_dim_shape(ShapeContext& c) {
 }
 
 void argmax_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const bool keepdim = c.args[2].to_bool();
   if (c.args[1].is_none()) {
     AXLE_CHECK(t.numel() != 0, IndexError, c.op, ": Expected reduction dim to be specified for input.numel() == 0.");
@@ -97,7 +97,7 @@ void argmax_shape(ShapeContext& c) {
 
 // ---- var / std (args: self, dim, correction, keepdim)
 void var_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, c.op,
              ": std and var only support floating point and complex dtypes (got ", dtype_name(t.dtype()), ")");
   const IntList dims = dims_arg(c, 1);
@@ -114,7 +114,7 @@ Stack var_dim(const char* op, const Stack& a) {  // var.dim(self, dim, unbiased,
 
 // ---- norm (self, p, dim, keepdim): torch.linalg.vector_norm's semantics
 void norm_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, c.op,
              ": norm(): input dtype should be either floating point or complex. Got ", dtype_name(t.dtype()),
              " instead.");
@@ -135,7 +135,7 @@ Stack norm_str_composite(const Stack& a) {
 
 // ---- logsumexp (self, dim, keepdim)
 void logsumexp_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList dims = dims_arg(c, 1);
   const DType dt = is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype();
   c.outputs = {{reduced_sizes(t.sizes(), dims, c.args[2].to_bool()), dt}};
@@ -143,16 +143,16 @@ void logsumexp_shape(ShapeContext& c) {
 
 // ---- all / any: bool results, uint8 for uint8 inputs (as torch 1.13)
 DType all_dtype(const Tensor& t) { return t.dtype() == kUInt8 ? kUInt8 : kBool; }
-void all_shape(ShapeContext& c) { c.outputs = {{{}, all_dtype(c.args[0].tensor())}}; }
+void all_shape(ShapeContext& c) { c.outputs = {{{}, all_dtype(c.arg(0).tensor())}}; }
 void all_dim_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const int64_t d = wrap_dim_arg(c, 1);
   c.outputs = {{one_dim_sizes(t, d, c.args[2].to_bool()), all_dtype(t)}};
 }
 
 // ---- cumsum / cumprod (self, dim, dtype)
 void cumulative_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   wrap_dim_arg(c, 1);
   const DType dt = c.args[2].is_none() ? int_to_int64(t.dtype()) : c.args[2].dtype();
   AXLE_CHECK(dt != kBool, DTypeError, c.op, ": not implemented for a bool result (dtype=bool)");
@@ -161,7 +161,7 @@ void cumulative_shape(ShapeContext& c) {
 
 // ---- count_nonzero
 void count_nonzero_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList dims = dims_arg(c, 1);
   c.outputs = {{reduced_sizes(t.sizes(), dims, false), kInt64}};
 }
@@ -172,7 +172,7 @@ Stack count_nonzero_composite(const Stack& a) {
 
 // ---- topk (self, k, dim, largest, sorted), sort (self, dim, descending)
 void topk_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const int64_t d = wrap_dim_arg(c, 2);
   const int64_t k = c.args[1].to_int();
   const int64_t n = t.dim() > 0 ? t.sizes()[d] : 1;
@@ -184,7 +184,7 @@ void topk_shape(ShapeContext& c) {
 }
 
 void sort_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   wrap_dim_arg(c, 1);
   c.outputs = {{t.sizes(), t.dtype()}, {t.sizes(), kInt64}};
 }

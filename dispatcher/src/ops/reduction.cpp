@@ -9,20 +9,20 @@ namespace {
 // Normalizes args[1] (None | int[]) into a sorted list of unique dims (empty for
 // a 0-dim input) and computes the output sizes.
 IntList reduce_sizes(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const IntList dims = normalize_reduce_dims(t, c.args[1], c.op);
   c.args[1] = dims;
   return reduced_sizes(t.sizes(), dims, c.args[2].to_bool());
 }
 
 void sum_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const DType dt = !c.args[3].is_none() ? c.args[3].dtype() : is_integral(t.dtype(), true) ? kInt64 : t.dtype();
   c.outputs = {{reduce_sizes(c), dt}};
 }
 
 void mean_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   const DType dt = c.args[3].is_none() ? t.dtype() : c.args[3].dtype();
   AXLE_CHECK(is_floating_point(dt), DTypeError, c.op,
              ": mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "

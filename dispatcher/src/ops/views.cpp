@@ -216,7 +216,7 @@ Stack movedim_list_composite(const Stack& a) { return {movedim_view(self_of(a), 
 
 // ---------------------------------------------------------------- copies with kernels
 void flip_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   IntList dims;
   for (int64_t d : c.args[1].int_list()) {
     const int64_t w = wrap_dim(d, t.dim(), c.op);
@@ -230,7 +230,7 @@ void flip_shape(ShapeContext& c) {
 }
 
 void triangle_shape(ShapeContext& c) {
-  const Tensor& t = c.args[0].tensor();
+  const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dim() >= 2, IndexError, c.op, ": input tensor must have at least 2 dimensions, got ", t.dim(),
              "-d (Dimension out of range for dim -2)");
   c.outputs = {{t.sizes(), t.dtype()}};
