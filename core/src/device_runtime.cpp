@@ -49,8 +49,9 @@ DeviceRuntime& device_runtime(DeviceType type) {
 
 DeviceRuntime& checked_runtime(const Device& device) {
   DeviceRuntime& rt = device_runtime(device.type());
-  const int count = rt.device_count();
   const int index = device.resolved().index();
+  if (index == 0 && device.is_cpu()) return rt;  // the host is always cpu:0 (asked on every op call)
+  const int count = rt.device_count();
   if (index >= count) {
     const std::string reason = count == 0 ? rt.unavailable_reason() : std::string();
     AXLE_CHECK(false, DeviceError, "device '", device.str(), "' is not available: ", count, " ", device.type().name(),

@@ -42,11 +42,11 @@ class AXLE_API Value {
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Value(T x) : Value(Scalar(x)) {}  // NOLINT
   // Refers to `t` without owning it; `t` must outlive this Value and its moves.
-  static Value borrow(const Tensor& t) {
-    Value v;
-    v.v_.emplace<Borrowed>(Borrowed{&t});
-    return v;
-  }
+  // (`Value(Value::kBorrow, t)` does the same in place: `stack.emplace_back(Value::kBorrow, t)`.)
+  struct BorrowTag {};
+  static constexpr BorrowTag kBorrow{};
+  Value(BorrowTag, const Tensor& t) : v_(std::in_place_type<Borrowed>, Borrowed{&t}) {}
+  static Value borrow(const Tensor& t) { return Value(kBorrow, t); }
   Value(const Value& o) : v_(o.owned()) {}
   Value& operator=(const Value& o) {
     if (this != &o) v_ = o.owned();

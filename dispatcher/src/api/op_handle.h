@@ -19,17 +19,17 @@ namespace axle::detail {
 // costs no atomic reference-count update. (A braced list, `call_op(op, {a,
 // b})`, builds an initializer_list and copies it: four updates per tensor.)
 template <typename T>
-Value stack_value(T&& x) {
+void push_arg(Stack& s, T&& x) {
   if constexpr (std::is_same_v<std::remove_cvref_t<T>, Tensor> && std::is_lvalue_reference_v<T>)
-    return Value::borrow(x);
+    s.emplace_back(Value::kBorrow, x);
   else
-    return Value(std::forward<T>(x));
+    s.emplace_back(std::forward<T>(x));
 }
 template <typename... Args>
 Stack stack_of(Args&&... args) {
   Stack s;
   s.reserve(sizeof...(Args));
-  (s.emplace_back(stack_value(std::forward<Args>(args))), ...);
+  (push_arg(s, std::forward<Args>(args)), ...);
   return s;
 }
 }  // namespace axle::detail
