@@ -24,15 +24,21 @@ namespace {
 template <typename T, size_t N>
 class SmallArray {
  public:
-  explicit SmallArray(size_t n) : size_(n) {
-    if (n > N) heap_.resize(n);
+  explicit SmallArray(size_t n) : size_(n), data_(inline_) {
+    if (n > N) {
+      heap_.resize(n);
+      data_ = heap_.data();
+    }
   }
-  T* data() { return size_ > N ? heap_.data() : inline_; }
-  T& operator[](size_t i) { return data()[i]; }
+  SmallArray(const SmallArray&) = delete;
+  SmallArray& operator=(const SmallArray&) = delete;
+  T* data() { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
   size_t size() const { return size_; }
 
  private:
   size_t size_;
+  T* data_;
   T inline_[N];  // not zeroed: every element used is assigned first (zeroing cost ~10% of a call)
   std::vector<T> heap_;
 };
@@ -146,14 +152,14 @@ void fill_view(axle_tensor_view& v, const Tensor& t) {
 
 axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Stack& outputs, const Device& device,
                    KernelCallContext& ctx) {
-  size_t tensor_count = 0;
-  for (const Value& v : args) tensor_count += v.is_tensor() ? 1 : 0;
-  // Most ops have a handful of arguments: keep their views on the stack.
-  SmallArray<axle_tensor_view, 8> views(tensor_count + outputs.size());
+  const size_t num_args = args.size(), num_outputs = outputs.size();
+  // Most ops have a handful of arguments: keep their views on the stack (one
+  // slot per argument, used by the tensors among them, then the outputs').
+  SmallArray<axle_tensor_view, 8> views(num_args + num_outputs);
   std::vector<std::vector<axle_tensor_view>> lists;
-  SmallArray<axle_value, 8> values(args.size());
+  SmallArray<axle_value, 8> values(num_args);
   size_t next_view = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
+  for (size_t i = 0; i < num_args; ++i) {
     const Value& v = args[i];
     axle_value& out = values[i];
     out = axle_value{};
@@ -196,8 +202,8 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
         break;
     }
   }
-  axle_tensor_view* out_views = views.data() + tensor_count;
-  for (size_t i = 0; i < outputs.size(); ++i) {
+  axle_tensor_view* out_views = views.data() + next_view;
+  for (size_t i = 0; i < num_outputs; ++i) {
     if (outputs[i].is_tensor() && outputs[i].tensor().defined()) {
       fill_view(out_views[i], outputs[i].tensor());
     } else {
@@ -213,8 +219,8 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
   call.op_name = op.name.c_str();
   call.schema = op.schema.text.c_str();
   call.args = values.data();
-  call.num_args = static_cast<int32_t>(values.size());
-  call.num_outputs = static_cast<int32_t>(outputs.size());
+  call.num_args = static_cast<int32_t>(num_args);
+  call.num_outputs = static_cast<int32_t>(num_outputs);
   call.outputs = out_views;
   call.stream = detail::current_stream_handle(device);
   call.host = host_api();
