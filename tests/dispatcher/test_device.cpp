@@ -183,6 +183,21 @@ TEST_CASE("streams: the current stream reaches kernels; non_blocking copies are 
       dev2 = host.to(arena, /*non_blocking=*/true);  // queued on s
     }
     CHECK(values(dev2.cpu()) == std::vector<double>(n, 5.0));  // .cpu() waits for the upload
+    // The source of a queued upload outlives its handle: with the stream held
+    // back, a new host tensor of the same size (the host allocator's cache
+    // would hand it a block freed too early) is written before the copy runs.
+    auto hold = reinterpret_cast<void (*)(int)>(dlsym(h, "arena_hold_streams"));
+    REQUIRE(reinterpret_cast<void*>(hold) != nullptr);
+    Tensor dev3;
+    hold(1);
+    {
+      const Tensor host = full({n}, 4.0);
+      dev3 = host.to(arena, /*non_blocking=*/true);
+    }
+    const Tensor reuse = full({n}, 9.0);
+    hold(0);
+    s.synchronize();
+    CHECK(values(dev3) == std::vector<double>(n, 4.0));
     CHECK(values(add(dev2, dev2).cpu()) == std::vector<double>(n, 10.0));
     // Events order one stream after another.
     const Stream s2 = Stream::create(arena);

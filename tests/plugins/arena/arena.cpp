@@ -61,6 +61,18 @@ std::byte* translate(int index, const void* addr, size_t n) {
 }
 
 // ---------------------------------------------------------------- streams
+// arena_hold_streams(1) keeps every stream's queued work from starting until
+// arena_hold_streams(0): a test can then act while an asynchronous copy is
+// certainly still queued (nothing may synchronize a stream meanwhile).
+std::mutex g_hold_mutex;
+std::condition_variable g_hold_cv;
+bool g_hold = false;
+
+void wait_while_held() {
+  std::unique_lock lock(g_hold_mutex);
+  g_hold_cv.wait(lock, [] { return !g_hold; });
+}
+
 struct Stream {
   std::mutex mutex;
   std::condition_variable cv;
@@ -85,6 +97,7 @@ struct Stream {
       queue.pop_front();
       busy = true;
       lock.unlock();
+      wait_while_held();
       job();
       lock.lock();
       busy = false;
@@ -436,6 +449,13 @@ const axle_plugin_descriptor kDescriptor = {
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g_stream_kernel_calls.load(); }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }
+extern "C" AXLE_PLUGIN_EXPORT void arena_hold_streams(int hold) {
+  {
+    std::lock_guard lock(g_hold_mutex);
+    g_hold = hold != 0;
+  }
+  g_hold_cv.notify_all();
+}
 // The stream an allocation was made for and how many record_stream calls it
 // got; -1 for an address that is not a live allocation's start.
 extern "C" AXLE_PLUGIN_EXPORT int arena_allocation_streams(const void* ptr, void** stream) {
