@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
 #include <vector>
@@ -311,4 +312,33 @@ TEST_CASE("memory_stats and empty_cache: the device allocator's figures through 
   CHECK(memory_stats(Device("cpu")).allocated_bytes >= 4096 * sizeof(float));
   CHECK_THROWS_WITH_AS(memory_stats(Device("arena:7")), doctest::Contains("arena:7"), DeviceError);
   CHECK_THROWS_AS(empty_cache(Device("arena:7")), DeviceError);
+}
+
+TEST_CASE("host allocator: large blocks are cached, start at staggered cache lines, and are released") {
+  const Device cpu("cpu");
+  empty_cache(cpu);
+  const AllocatorStats before = memory_stats(cpu);
+  const int64_t n = (int64_t{3} << 20) / 4;  // 3 MiB of float32: a large block
+  std::vector<uintptr_t> addrs;
+  {
+    std::vector<Tensor> live;
+    for (int i = 0; i < 4; ++i) {
+      live.push_back(full({n}, static_cast<double>(i)));
+      addrs.push_back(reinterpret_cast<uintptr_t>(live.back().data_ptr()));
+    }
+    for (int i = 0; i < 4; ++i) {
+      CHECK(addrs[i] % 64 == 0);  // vector loads stay aligned
+      CHECK(values(live[i].slice(0, n - 2, n)) == std::vector<double>(2, i));  // the block's whole length is usable
+    }
+    // Consecutive new blocks never share an offset within a 4 KiB page (the
+    // false store-to-load aliasing that made a softmax 1.45x slower).
+    for (int i = 1; i < 4; ++i) CHECK(addrs[i] % 4096 != addrs[i - 1] % 4096);
+    CHECK(memory_stats(cpu).reserved_bytes >= before.reserved_bytes + 4 * (uint64_t{4} << 20));
+  }
+  // Freed blocks are cached with their offsets: the next one of that size reuses one.
+  const Tensor again = empty({n});
+  const auto p = reinterpret_cast<uintptr_t>(again.data_ptr());
+  CHECK(std::find(addrs.begin(), addrs.end(), p) != addrs.end());
+  empty_cache(cpu);  // frees the cached mappings (a wrong base pointer fails under ASan)
+  CHECK(memory_stats(cpu).reserved_bytes < before.reserved_bytes + 2 * (uint64_t{4} << 20));
 }
