@@ -108,6 +108,25 @@ CheckResult device_contract(const std::string& type, int count) {
       if (std::string m = first_mismatch(t, grid.t().contiguous()); !m.empty())
         fail(detail::concat(dev, " transposed copy on the device: ", m));
       ++checks;
+      // Peer copies (ABI 1.3) to the next device, raw and through tensors.
+      if (count > 1 && rt.supports_peer_copy()) {
+        const int next = (index + 1) % count;
+        const Device other(DeviceType(type), next);
+        const Tensor host = pattern(4097, static_cast<uint8_t>(index + 3));
+        void* a = rt.allocate(index, 4097, nullptr);
+        void* b = rt.allocate(next, 4097, nullptr);
+        Tensor back = make_empty({4097}, kUInt8, Device("cpu"));
+        rt.copy(CopyKind::HostToDevice, index, a, host.data_ptr(), 4097, nullptr);
+        rt.copy_peer(next, b, index, a, 4097, nullptr);
+        rt.copy(CopyKind::DeviceToHost, next, back.data_ptr(), b, 4097, nullptr);
+        rt.deallocate(index, a, 4097);
+        rt.deallocate(next, b, 4097);
+        if (std::string m = first_mismatch(back, host); !m.empty())
+          fail(detail::concat(dev, " -> ", other, " peer copy: ", m));
+        if (std::string m = first_mismatch(host.to(dev).to(other).to(Device("cpu")), host); !m.empty())
+          fail(detail::concat(dev, " -> ", other, " tensor peer copy: ", m));
+        checks += 2;
+      }
     } catch (const std::exception& e) {
       fail(detail::concat(dev, ": ", e.what()));
     }

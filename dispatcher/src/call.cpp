@@ -330,8 +330,9 @@ Tensor raw_to_host(const Tensor& t) {
   return make_view(span, t.sizes(), t.strides(), 0);
 }
 
-// copy_ between devices: every device-side step is a runtime byte copy, so a
-// device without a copy_ kernel (its copy_ runs through the host fallback, which
+// copy_ between devices: every device-side step is a runtime byte copy (a peer
+// copy between two devices of one type when both sides are dense), so a device
+// without a copy_ kernel (its copy_ runs through the host fallback, which
 // lands here) never recurses. Strided and converting work happens on the host;
 // a strided destination on a device is read, updated on the host and written
 // back over its span.
@@ -355,8 +356,29 @@ bool async_copy(Tensor& dst, const Tensor& src) {
   return true;
 }
 
+// A dense copy between two devices of one type whose runtime copies between its
+// devices (ABI 1.3): one peer copy, ordered after the source's queued work
+// (waited for) and the destination's (the copy joins its current stream), and
+// complete on return. False (nothing done) otherwise: conversions, strides and
+// broadcasts stage through the host as below.
+bool peer_copy(Tensor& dst, const Tensor& src) {
+  const Device& to = dst.device();
+  const Device& from = src.device();
+  if (to.type() != from.type() || !dense_pair(dst, src)) return false;
+  DeviceRuntime& rt = device_runtime(to.type());
+  if (!rt.supports_peer_copy()) return false;
+  const size_t n = dst.nbytes();
+  if (n == 0) return true;
+  if (void* queued = detail::current_stream_handle(from)) rt.stream_synchronize(from.index(), queued);
+  void* stream = detail::current_stream_handle(to);
+  rt.copy_peer(to.index(), dst.data_ptr(), from.index(), src.data_ptr(), n, stream);
+  if (stream) rt.stream_synchronize(to.index(), stream);
+  return true;
+}
+
 void cross_device_copy(Tensor& dst, const Tensor& src) {
   const bool src_host = src.device().is_cpu(), dst_host = dst.device().is_cpu();
+  if (!src_host && !dst_host && peer_copy(dst, src)) return;
   if (!src_host && dst_host && dense_pair(dst, src)) {  // .cpu(), .numpy(): straight into dst, no staging
     blocking_copy(src.device(), CopyKind::DeviceToHost, dst.data_ptr(), src.data_ptr(), dst.nbytes());
     return;

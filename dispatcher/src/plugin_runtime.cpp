@@ -174,6 +174,11 @@ class PluginRuntime final : public DeviceRuntime {
   void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) override {
     check(iface_.copy(iface_.self, static_cast<axle_copy_kind>(kind), index, dst, src, nbytes, stream), "copy");
   }
+  bool supports_peer_copy() const override { return iface_.copy_peer != nullptr; }
+  void copy_peer(int dst_index, void* dst, int src_index, const void* src, size_t nbytes, void* stream) override {
+    if (!iface_.copy_peer) DeviceRuntime::copy_peer(dst_index, dst, src_index, src, nbytes, stream);
+    check(iface_.copy_peer(iface_.self, dst_index, dst, src_index, src, nbytes, stream), "copy_peer");
+  }
   void synchronize(int index) override { check(iface_.synchronize(iface_.self, index), "synchronize"); }
   void* stream_create(int index) override {
     axle_stream s = nullptr;

@@ -119,6 +119,7 @@ const axle_device_interface kSim = {
     &stats, &ok, &last_error,
     nullptr, nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
     nullptr, nullptr,  // plain allocate (ABI 1.2 allocate_on_stream / record_stream unset)
+    nullptr,           // one device: no peer copies (ABI 1.3 copy_peer)
 };
 
 // ---- kernels: views translated to host memory, then the SDK's helpers.

@@ -55,6 +55,7 @@ const axle_device_interface kDevice = {
     nullptr, nullptr,  // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
     nullptr, nullptr,  // ABI 1.2 allocate_on_stream / record_stream: a stream-ordered caching allocator
                        // (axle/plugin/caching_allocator.hpp implements the contract)
+    nullptr,           // ABI 1.3 copy_peer: copies between two of its devices without the host
 };
 
 // ---- kernels: arguments in schema order (`axle explain add.Tensor`), outputs

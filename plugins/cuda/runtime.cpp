@@ -1,7 +1,7 @@
 // The "cuda" device runtime: enumeration (lazily: the first CUDA call happens
 // when the core first asks for a cuda device), properties, the caching
-// allocator (pools per device and stream), copies host<->device and
-// device<->device, streams (blocking streams: ordered with the legacy default
+// allocator (pools per device and stream), copies host<->device,
+// device<->device and between devices (peer copies), streams (blocking streams: ordered with the legacy default
 // stream that blocking copies use), events and synchronization. Without a GPU (or a driver) it reports zero
 // devices and why.
 #include "allocator.h"
@@ -65,6 +65,19 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
                                                               : cudaMemcpyDeviceToDevice;
   if (!stream) return check(cudaMemcpy(dst, src, nbytes, k), "cudaMemcpy");  // completes before returning
   return check(cudaMemcpyAsync(dst, src, nbytes, k, to_cuda(stream)), "cudaMemcpyAsync");
+}
+
+// cuda:src -> cuda:dst over NVLink/PCIe (the driver stages when peer access is
+// off); on the destination's stream, or synchronous for the default stream.
+axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, const void* src, size_t nbytes,
+                      axle_stream stream) {
+  if (axle_status s = check_index(dst_index)) return s;
+  if (axle_status s = check_index(src_index)) return s;
+  if (nbytes == 0) return AXLE_OK;
+  DeviceGuard guard(dst_index);
+  if (axle_status st = guard.status()) return st;
+  if (!stream) return check(cudaMemcpyPeer(dst, dst_index, src, src_index, nbytes), "cudaMemcpyPeer");
+  return check(cudaMemcpyPeerAsync(dst, dst_index, src, src_index, nbytes, to_cuda(stream)), "cudaMemcpyPeerAsync");
 }
 
 axle_status synchronize(void*, int32_t index) {
@@ -151,7 +164,7 @@ const axle_device_interface kCuda = {
     sizeof(axle_device_interface), "cuda", nullptr, &count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
     &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error, &host_alloc, &host_free,
-    &allocate_on_stream, &record_stream,
+    &allocate_on_stream, &record_stream, &copy_peer,
 };
 
 }  // namespace

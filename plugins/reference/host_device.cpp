@@ -364,6 +364,7 @@ const axle_device_interface kHost = {
     &stream_wait, &stats, &empty_cache, &last_error,
     nullptr, nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
     nullptr, nullptr,  // host work is synchronous: no stream-ordered allocation (ABI 1.2)
+    nullptr,           // one host device: no peer copies (ABI 1.3)
 };
 
 }  // namespace

@@ -110,6 +110,37 @@ TEST_CASE("on a GPU: memory pools per stream (ABI 1.2) and record_stream") {
   CHECK_THROWS_AS(ones({2}, f32).record_stream(Stream::create(Device("cpu"))), DeviceError);
 }
 
+TEST_CASE("on a GPU: small blocks are carved from one segment (the allocator splits)") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device dev("cuda:0");
+  const Stream s = Stream::create(dev);
+  StreamGuard g(s);
+  const TensorOptions f32 = TensorOptions().dtype(kFloat32).device(dev);
+  const Tensor a = empty({1024}, f32), b = empty({1024}, f32);  // 4 KiB each, from one 2 MiB segment
+  const auto pa = reinterpret_cast<uintptr_t>(a.storage()->data), pb = reinterpret_cast<uintptr_t>(b.storage()->data);
+  CHECK((pa > pb ? pa - pb : pb - pa) == 4096);
+}
+
+TEST_CASE("on two GPUs: peer copies (ABI 1.3) after the source's queued work") {
+  std::string note;
+  if (cuda_devices(&note) < 2) return;
+  const Device d0("cuda:0"), d1("cuda:1");
+  const Tensor h = arange(0, 1 << 20, 1, TensorOptions().dtype(kFloat32));
+  const Stream s = Stream::create(d0);
+  Tensor on0;
+  {
+    StreamGuard g(s);
+    on0 = h.to(d0) * 2;  // queued on s
+  }
+  const Tensor on1 = on0.to(d1);
+  CHECK(on1.device() == d1);
+  CHECK(max(abs(on1.to(Device("cpu")) - h * 2)).item<double>() == 0.0);
+  Tensor back = empty({1 << 20}, TensorOptions().dtype(kFloat32).device(d0));
+  back.copy_(on1);
+  CHECK(max(abs(back.to(Device("cpu")) - h * 2)).item<double>() == 0.0);
+}
+
 TEST_CASE("on a GPU: every sample matches the reference") {
   std::string note;
   if (cuda_devices(&note) == 0) return;

@@ -7,7 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <dlfcn.h>
 #include <vector>
 
@@ -341,4 +343,56 @@ TEST_CASE("host allocator: large blocks are cached, start at staggered cache lin
   CHECK(std::find(addrs.begin(), addrs.end(), p) != addrs.end());
   empty_cache(cpu);  // frees the cached mappings (a wrong base pointer fails under ASan)
   CHECK(memory_stats(cpu).reserved_bytes < before.reserved_bytes + 2 * (uint64_t{4} << 20));
+}
+
+TEST_CASE("peer copies (ABI 1.3): arena:0 -> arena:1 without the host, after the source's queued work") {
+  void* h = dlopen((std::string(AXLE_TEST_ARENA_DIR) + "/axle_arena.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  REQUIRE(h != nullptr);
+  auto peer_copies = reinterpret_cast<int64_t (*)()>(dlsym(h, "arena_peer_copies"));
+  auto hold = reinterpret_cast<void (*)(int)>(dlsym(h, "arena_hold_streams"));
+  REQUIRE(reinterpret_cast<void*>(peer_copies) != nullptr);
+  REQUIRE(reinterpret_cast<void*>(hold) != nullptr);
+  const Device d0("arena:0"), d1("arena:1");
+  CHECK(device_runtime(d0.type()).supports_peer_copy());
+  CHECK_FALSE(device_runtime(Device("arena2:0").type()).supports_peer_copy());
+  const int64_t n = 1 << 12;
+  const Tensor src = arange(0, n, 1).to(kFloat32).to(d0);
+  int64_t before = peer_copies();
+  const Tensor moved = src.to(d1);
+  CHECK(moved.device() == d1);
+  CHECK(peer_copies() == before + 1);
+  CHECK(values(moved) == values(src));
+  // copy_ into an existing tensor on the other device, and back.
+  Tensor back = empty({n}, TensorOptions().dtype(kFloat32).device(d0));
+  back.copy_(moved * 2.0);
+  CHECK(peer_copies() == before + 2);
+  CHECK(values(back) == values(src * 2.0));
+  // Ordered after the source device's queued work: an upload queued on
+  // arena:0's current stream (held back) lands before the peer copy reads it.
+  {
+    const Stream s = Stream::create(d0);
+    StreamGuard guard(s);
+    Tensor staged = empty({n}, TensorOptions().dtype(kFloat32).device(d0));
+    hold(1);
+    staged.copy_(full({n}, 6.0).to(kFloat32), /*non_blocking=*/true);
+    std::thread release([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      hold(0);
+    });
+    const Tensor there = staged.to(d1);  // waits for s, which waits for the release
+    release.join();
+    CHECK(values(there) == std::vector<double>(n, 6.0));
+  }
+  // Strided, converting and broadcasting copies still go through the host.
+  before = peer_copies();
+  const Tensor strided = src.view({64, 64}).t().to(d1);
+  CHECK(values(strided) == values(src.view({64, 64}).t().contiguous()));
+  const Tensor as_double = src.to(d1, kFloat64);
+  CHECK(values(as_double) == values(src));
+  CHECK(peer_copies() == before);
+  // arena2 has no copy_peer: the host stages, with the same result.
+  const Tensor on2 = src.cpu().to(Device("arena2:0"));
+  CHECK(values(on2.to(Device("arena2:1"))) == values(src));
+  // Zero bytes: nothing to copy, no error.
+  CHECK(empty({0}, TensorOptions().device(d0)).to(d1).numel() == 0);
 }

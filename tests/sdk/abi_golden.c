@@ -55,7 +55,9 @@ _Static_assert(offsetof(axle_allocator_stats, num_allocs) == 32, "ABI 1.0: axle_
 _Static_assert(offsetof(axle_allocator_stats, num_frees) == 40, "ABI 1.0: axle_allocator_stats.num_frees");
 _Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_0 == 160, "ABI 1.0: sizeof(axle_device_interface)");
 _Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_1 == 176, "ABI 1.1: sizeof(axle_device_interface)");
-_Static_assert(sizeof(axle_device_interface) == 192, "ABI 1.2: sizeof(axle_device_interface)");
+_Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_2 == 192, "ABI 1.2: sizeof(axle_device_interface)");
+_Static_assert(sizeof(axle_device_interface) == 200, "ABI 1.3: sizeof(axle_device_interface)");
+_Static_assert(offsetof(axle_device_interface, copy_peer) == 192, "ABI 1.3: axle_device_interface.copy_peer");
 _Static_assert(offsetof(axle_device_interface, allocate_on_stream) == 176, "ABI 1.2: axle_device_interface.allocate_on_stream");
 _Static_assert(offsetof(axle_device_interface, record_stream) == 184, "ABI 1.2: axle_device_interface.record_stream");
 _Static_assert(offsetof(axle_device_interface, host_alloc) == 160, "ABI 1.1: axle_device_interface.host_alloc");

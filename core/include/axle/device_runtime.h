@@ -45,6 +45,12 @@ class AXLE_API DeviceRuntime {
   virtual void deallocate(int index, void* ptr, size_t nbytes) noexcept = 0;
   // Contiguous bytes; `stream` null: complete on return.
   virtual void copy(CopyKind kind, int index, void* dst, const void* src, size_t nbytes, void* stream) = 0;
+  // Contiguous bytes from device `src_index` to device `dst_index` of this type
+  // without the host (plugin ABI 1.3), on `stream` of the destination (null:
+  // complete on return); the caller has waited for the source's queued work.
+  // copy_peer throws NotImplementedError where supports_peer_copy() is false.
+  virtual bool supports_peer_copy() const { return false; }
+  virtual void copy_peer(int dst_index, void* dst, int src_index, const void* src, size_t nbytes, void* stream);
   virtual void synchronize(int index) = 0;
   virtual void* stream_create(int index) = 0;
   virtual void stream_destroy(int index, void* stream) = 0;

@@ -231,6 +231,24 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
   return AXLE_OK;
 }
 
+// ABI 1.3: arena:i -> arena:j without the host, counted for the tests.
+std::atomic<int64_t> g_peer_copies{0};
+axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, const void* src, size_t n,
+                      axle_stream stream) {
+  if (axle_status s = check(dst_index)) return s;
+  if (axle_status s = check(src_index)) return s;
+  std::byte* to = translate(dst_index, dst, n);
+  const std::byte* from = translate(src_index, src, n);
+  if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy_peer touches an address outside arena allocations");
+  g_peer_copies.fetch_add(1);
+  if (!stream) {
+    if (n) std::memmove(to, from, n);
+    return AXLE_OK;
+  }
+  static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
+  return AXLE_OK;
+}
+
 axle_status stream_create(void*, int32_t index, axle_stream* out) {
   if (axle_status s = check(index)) return s;
   auto* st = new Stream;
@@ -337,7 +355,7 @@ const axle_device_interface kArena = {
     sizeof(axle_device_interface), "arena", nullptr, &device_count, &properties, &allocate, &deallocate, &copy,
     &synchronize, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record,
     &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error, &host_alloc, &host_free,
-    &allocate_on_stream, &record_stream,
+    &allocate_on_stream, &record_stream, &copy_peer,
 };
 
 // ---------------------------------------------------------------- kernels
@@ -424,12 +442,13 @@ const KernelEntry kKernels[] = {
 // "arena2": a second device type over the same arena, with no kernels at all
 // (every op reaches it through the host fallback; tests point fallback.target
 // at it to see a fallback whose target lacks the op too) and no stream-ordered
-// allocation.
+// allocation, and no peer copies.
 const axle_device_interface kArena2 = [] {
   axle_device_interface d = kArena;
   d.type_name = "arena2";
   d.allocate_on_stream = nullptr;  // the core's plain allocate path (a 1.1 plugin's)
   d.record_stream = nullptr;
+  d.copy_peer = nullptr;  // copies between its devices stage through the host
   return d;
 }();
 
@@ -449,6 +468,7 @@ const axle_plugin_descriptor kDescriptor = {
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g_stream_kernel_calls.load(); }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }
+extern "C" AXLE_PLUGIN_EXPORT int64_t arena_peer_copies(void) { return g_peer_copies.load(); }
 extern "C" AXLE_PLUGIN_EXPORT void arena_hold_streams(int hold) {
   {
     std::lock_guard lock(g_hold_mutex);

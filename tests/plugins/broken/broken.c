@@ -10,7 +10,7 @@
 #if defined(ABI10_DEVICE)
 /* Not broken: an ABI 1.0 device plugin as a binary built against the 1.0 header
  * presents itself (minor 0, a device interface of 1.0's size). The 1.1 fields
- * (and 1.2) hold garbage on purpose: the core must not read past struct_size. */
+ * (1.2 and 1.3 too) hold garbage on purpose: the core must not read past struct_size. */
 static const char* const kCpu[] = {"old10"};
 static axle_status d_count(void* self, int32_t* n) { (void)self; *n = 1; return AXLE_OK; }
 static axle_status d_props(void* self, int32_t index, axle_device_properties* p) {
@@ -42,7 +42,8 @@ static const axle_device_interface kOld = {
     &d_error,
     (axle_status (*)(void*, size_t, void**))(uintptr_t)1, (axle_status (*)(void*, void*))(uintptr_t)1,
     (axle_status (*)(void*, int32_t, size_t, axle_stream, void**))(uintptr_t)1,
-    (axle_status (*)(void*, int32_t, void*, axle_stream))(uintptr_t)1};
+    (axle_status (*)(void*, int32_t, void*, axle_stream))(uintptr_t)1,
+    (axle_status (*)(void*, int32_t, void*, int32_t, const void*, size_t, axle_stream))(uintptr_t)1};
 #else
 static const char* const kCpu[] = {"cpu"};
 #endif

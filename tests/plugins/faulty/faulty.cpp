@@ -61,7 +61,7 @@ const char* last_error(void*) { return nullptr; }
 const axle_device_interface kDevice = {
     sizeof(axle_device_interface), "faulty", nullptr, &count, &props, &allocate, &deallocate, &copy, &ok,
     &stream_create, &ok_stream, &ok_stream, &event_create, &ok_event, &ok_event_stream, &ok_event,
-    &ok_stream_event, &stats, &ok, &last_error, nullptr, nullptr, nullptr, nullptr,
+    &ok_stream_event, &stats, &ok, &last_error, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
 axle_status add(void*, const axle_kernel_call* c) {

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define AXLE_ABI_MAJOR 1
-#define AXLE_ABI_MINOR 2
+#define AXLE_ABI_MINOR 3
 
 /* The one symbol a plugin exports. */
 #define AXLE_PLUGIN_ENTRY_SYMBOL "axle_plugin_get_descriptor"
@@ -247,11 +247,23 @@ typedef struct axle_device_interface {
    * on that stream up to the deallocate (torch's Tensor.record_stream). */
   axle_status (*allocate_on_stream)(void* self, int32_t index, size_t nbytes, axle_stream stream, void** ptr);
   axle_status (*record_stream)(void* self, int32_t index, void* ptr, axle_stream stream);
+  /* ---- ABI 1.3 (read only when struct_size covers it; NULL: unsupported).
+   * Copies `nbytes` contiguous bytes from `src` on device `src_index` to `dst`
+   * on device `dst_index` (two devices of this type) without staging through
+   * host memory (cudaMemcpyPeerAsync). `stream` is a stream of the destination
+   * device, NULL its default stream: then the copy completes before the call
+   * returns. The core has waited for the work queued on the source device's
+   * current stream before calling. Without it, copies between two devices of
+   * this type go through host memory. */
+  axle_status (*copy_peer)(void* self, int32_t dst_index, void* dst, int32_t src_index, const void* src,
+                           size_t nbytes, axle_stream stream);
 } axle_device_interface;
 /* The size of ABI 1.0's axle_device_interface (everything up to last_error). */
 #define AXLE_DEVICE_INTERFACE_SIZE_V1_0 (offsetof(axle_device_interface, host_alloc))
 /* The size of ABI 1.1's axle_device_interface (everything up to host_free). */
 #define AXLE_DEVICE_INTERFACE_SIZE_V1_1 (offsetof(axle_device_interface, allocate_on_stream))
+/* The size of ABI 1.2's axle_device_interface (everything up to record_stream). */
+#define AXLE_DEVICE_INTERFACE_SIZE_V1_2 (offsetof(axle_device_interface, copy_peer))
 
 /* ---------------------------------------------------------------- registration */
 typedef struct axle_registrar {
