@@ -204,15 +204,64 @@ std::shared_ptr<const Primitive> reorder_primitive(const std::string& key, const
   });
 }
 
-void execute(const Primitive& p, const std::vector<void*>& ptrs) {
-  std::unordered_map<int, dnnl::memory> args;
-  args.reserve(p.arg_ids.size());
-  const size_t n = ptrs.size();
-  for (size_t i = 0; i < p.arg_ids.size(); ++i) {
-    void* data = i < n ? ptrs[i] : workspace(0, p.scratchpad_bytes);
-    args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data));
+uint64_t next_primitive_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool unpadded(const dnnl::memory::desc& md) {
+  const dnnl_memory_desc_t& d = md.data;
+  size_t elems = 1;
+  for (int i = 0; i < d.ndims; ++i) {
+    if (d.padded_dims[i] != d.dims[i] || d.padded_offsets[i] != 0) return false;
+    elems *= static_cast<size_t>(d.dims[i]);
   }
-  p.prim.execute(stream(), args);
+  return d.format_kind != dnnl_blocked || md.get_size() == elems * dnnl::memory::data_type_size(md.data_type());
+}
+
+namespace {
+// The argument memory objects of the last primitives this thread executed:
+// a repeated call swaps their data handles instead of creating a dnnl::memory
+// per argument and a map (allocations each).
+struct ArgSet {
+  uint64_t id = 0;
+  std::vector<dnnl::memory> mems;
+  std::unordered_map<int, dnnl::memory> args;  // the same memory objects, by DNNL_ARG_*
+};
+constexpr int kArgSets = 8;
+thread_local ArgSet t_arg_sets[kArgSets];
+thread_local int t_next_arg_set = 0;
+}  // namespace
+
+void execute(const Primitive& p, const std::vector<void*>& ptrs) {
+  const size_t n = ptrs.size();
+  auto data = [&](size_t i) { return i < n ? ptrs[i] : workspace(0, p.scratchpad_bytes); };
+  if (!p.plain_args) {  // set_data_handle would zero the padding on every call: fresh objects
+    std::unordered_map<int, dnnl::memory> args;
+    args.reserve(p.arg_ids.size());
+    for (size_t i = 0; i < p.arg_ids.size(); ++i)
+      args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data(i)));
+    p.prim.execute(stream(), args);
+    stream().wait();
+    return;
+  }
+  ArgSet* set = nullptr;
+  for (ArgSet& s : t_arg_sets)
+    if (s.id == p.id) set = &s;
+  if (set) {
+    for (size_t i = 0; i < set->mems.size(); ++i) set->mems[i].set_data_handle(data(i));
+  } else {
+    set = &t_arg_sets[t_next_arg_set];
+    t_next_arg_set = (t_next_arg_set + 1) % kArgSets;
+    set->id = p.id;
+    set->mems.clear();
+    set->args.clear();
+    for (size_t i = 0; i < p.arg_ids.size(); ++i) {
+      set->mems.emplace_back(p.arg_mds[i], engine(), data(i));
+      set->args.emplace(p.arg_ids[i], set->mems.back());
+    }
+  }
+  p.prim.execute(stream(), set->args);
   stream().wait();
 }
 

@@ -13,6 +13,7 @@
 // primitive may execute on several threads at once.
 #pragma once
 
+#include <algorithm>
 #include <axle/plugin/helpers.hpp>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -68,6 +69,8 @@ struct Primitive {
   std::vector<int> arg_ids;                 // DNNL_ARG_* in the order pointers are passed
   std::vector<dnnl::memory::desc> arg_mds;  // matching memory descriptors
   size_t scratchpad_bytes = 0;
+  uint64_t id = 0;       // unique per primitive made (never reused, unlike its address)
+  bool plain_args = false;  // no argument has a zero-padded area (see execute)
   std::string impl;      // oneDNN's implementation name
   std::string declined;  // non-empty: why this key is declined
 };
@@ -132,6 +135,11 @@ axle_status guarded(const axle_kernel_call* c, Body&& body) {
   }
 }
 
+uint64_t next_primitive_id();
+// Whether a memory descriptor has no zero-padded area (its size is its
+// elements' bytes): set_data_handle then writes nothing into the buffer.
+bool unpadded(const dnnl::memory::desc& md);
+
 // Builds a Primitive from a primitive descriptor, or a declined one when only a
 // reference implementation exists.
 template <typename PD, typename PRIM>
@@ -150,6 +158,8 @@ std::shared_ptr<Primitive> make_primitive(const PD& pd, std::vector<int> ids, st
     p->arg_ids.push_back(DNNL_ARG_SCRATCHPAD);
     p->arg_mds.push_back(pd.scratchpad_desc());
   }
+  p->id = next_primitive_id();
+  p->plain_args = std::all_of(p->arg_mds.begin(), p->arg_mds.end(), unpadded);
   return p;
 }
 std::shared_ptr<Primitive> declined(std::string why);
