@@ -57,3 +57,81 @@ configure_build() {
     meson setup "$dir" --libdir=lib "$@"
   fi
 }
+
+# The Debian packages a machine without apt access (the lent GPU machines:
+# nothing outside them can be reached) needs to build and test axle with the
+# CUDA plugin: header-only and small libraries, fetched here by
+# scripts/gpu-bundle into .gpu-deps/ and unpacked there by use_deb_bundle.
+# oneDNN stays out (the cpu plugin is not what a GPU run checks); pybind11 is
+# taken from the machine's Python when it has it (the Debian one predates
+# Python 3.12).
+AXLE_GPU_BUNDLE_DEBS=(libboost1.74-dev libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 nlohmann-json3-dev
+                      doctest-dev libdlpack-dev pybind11-dev)
+
+# use_deb_bundle DEBDIR PREFIX: unpacks every .deb of DEBDIR under PREFIX (never
+# over /), points pkg-config, CMake, Boost, the compiler and the loader at it,
+# and exports AXLE_BUNDLE_OPTIONS (meson options for what the bundle lacks).
+use_deb_bundle() {
+  local debs=$1 root=$2
+  rm -rf "$root" && mkdir -p "$root" || return 1
+  local f
+  for f in "$debs"/*.deb; do
+    if command -v dpkg-deb >/dev/null; then
+      dpkg-deb -x "$f" "$root" || return 1
+    else  # ar + tar: a .deb is an ar archive holding data.tar.*
+      local tmp
+      tmp=$(mktemp -d) && (cd "$tmp" && ar x "$f" && tar -xf data.tar.* -C "$root") || return 1
+      rm -rf "$tmp"
+    fi
+    echo "unpacked $(basename "$f")"
+  done
+  local usr="$root/usr" lib="$root/usr/lib/x86_64-linux-gnu"
+  # Debian's .pc files name /usr: make them name the bundle.
+  for f in "$lib"/pkgconfig/*.pc "$usr"/share/pkgconfig/*.pc; do
+    [ -f "$f" ] && sed -i -E "s#(=|-I|-L)/usr/#\1$usr/#g; s#^prefix=/usr\$#prefix=$usr#" "$f"
+  done
+  local pc="$lib/pkgconfig:$usr/share/pkgconfig"
+  # A newer pybind11 from the machine's Python first (3.12 needs >= 2.11).
+  local pyb
+  if pyb=$(python3 -m pybind11 --pkgconfigdir 2>/dev/null) && [ -d "$pyb" ]; then pc="$pyb:$pc"; fi
+  export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export CMAKE_PREFIX_PATH="$usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export BOOST_INCLUDEDIR="$usr/include" BOOST_LIBRARYDIR="$lib"  # Meson wants both
+  export CPATH="$usr/include${CPATH:+:$CPATH}"
+  export LIBRARY_PATH="$lib${LIBRARY_PATH:+:$LIBRARY_PATH}"
+  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  AXLE_BUNDLE_OPTIONS="-Donednn=disabled"
+  echo "bundle under $root: PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
+}
+
+# cuda_with_cudnn ROOT: when the CUDA toolkit has no cuDNN but the machine's
+# Python has the nvidia-cudnn wheel, builds ROOT: the toolkit's folders as
+# links plus the wheel's headers and libraries, and exports CUDA_PATH (Meson's
+# cuda dependency looks there) and LD_LIBRARY_PATH. No-op otherwise.
+cuda_with_cudnn() {
+  local root=$1 cuda
+  cuda=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+  [ -f "$cuda/include/cudnn.h" ] && return 0
+  local wheel
+  wheel=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null) || wheel=""
+  if [ -z "$wheel" ] || [ ! -f "$wheel/include/cudnn.h" ]; then
+    echo "no cuDNN in $cuda nor in the Python's nvidia-cudnn wheel"
+    return 0
+  fi
+  rm -rf "$root" && mkdir -p "$root/include" "$root/lib64" || return 1
+  local e
+  for e in "$cuda"/*; do
+    case "$(basename "$e")" in include|lib64) ;; *) ln -s "$e" "$root/" ;; esac
+  done
+  ln -s "$cuda"/include/* "$root/include/"
+  ln -s "$(readlink -f "$cuda/lib64")"/* "$root/lib64/"
+  ln -sf "$wheel"/include/* "$root/include/"
+  ln -sf "$wheel"/lib/* "$root/lib64/"
+  for e in "$wheel"/lib/libcudnn*.so.*; do  # the wheel has only versioned names
+    local base=${e##*/}
+    [ -e "$root/lib64/${base%%.so.*}.so" ] || ln -s "$e" "$root/lib64/${base%%.so.*}.so"
+  done
+  export CUDA_PATH="$root"
+  export LD_LIBRARY_PATH="$wheel/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "cuDNN from $wheel, toolkit $cuda: CUDA_PATH=$root"
+}

@@ -19,7 +19,8 @@ if nm -D --defined-only "$root/$libdir/libaxle.so" | grep -E ' (spdlog|fmt|boost
 fi
 readelf -d "$root/$libdir/libaxle.so" | grep -q 'SONAME.*libaxle.so.0' || { echo "no versioned soname"; exit 1; }
 
-export LD_LIBRARY_PATH="$root/$libdir"
+# Kept after the install: dependencies outside the default paths (a bundle).
+export LD_LIBRARY_PATH="$root/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset AXLE_PLUGIN_PATH AXLE_CONFIG
 # pkg-config, with the prefix derived from where the .pc file lies.
 flags=$(PKG_CONFIG_PATH="$root/$libdir/pkgconfig" pkg-config --define-prefix --cflags --libs axle)
