@@ -76,11 +76,13 @@ use_deb_bundle() {
   rm -rf "$root" && mkdir -p "$root" || return 1
   local f
   for f in "$debs"/*.deb; do
+    f=$(readlink -f "$f")  # absolute: the ar fallback works in another folder
     if command -v dpkg-deb >/dev/null; then
       dpkg-deb -x "$f" "$root" || return 1
     else  # ar + tar: a .deb is an ar archive holding data.tar.*
       local tmp
-      tmp=$(mktemp -d) && (cd "$tmp" && ar x "$f" && tar -xf data.tar.* -C "$root") || return 1
+      tmp=$(mktemp -d) || return 1
+      (cd "$tmp" && ar x "$f" && tar -xf data.tar.* -C "$root") || { rm -rf "$tmp"; return 1; }
       rm -rf "$tmp"
     fi
     echo "unpacked $(basename "$f")"
@@ -111,7 +113,11 @@ use_deb_bundle() {
 cuda_with_cudnn() {
   local root=$1 cuda
   cuda=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
-  [ -f "$cuda/include/cudnn.h" ] && return 0
+  # cuDNN in the toolkit or installed system-wide: Meson's cuda dependency finds it.
+  local h
+  for h in "$cuda/include/cudnn.h" /usr/include/cudnn.h /usr/include/x86_64-linux-gnu/cudnn.h; do
+    [ -f "$h" ] && { echo "cuDNN: $h"; return 0; }
+  done
   local wheel
   wheel=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null) || wheel=""
   if [ -z "$wheel" ] || [ ! -f "$wheel/include/cudnn.h" ]; then
@@ -119,18 +125,20 @@ cuda_with_cudnn() {
     return 0
   fi
   rm -rf "$root" && mkdir -p "$root/include" "$root/lib64" || return 1
-  local e
+  local had_nullglob=0 e rc=0
+  shopt -q nullglob && had_nullglob=1
+  shopt -s nullglob
   for e in "$cuda"/*; do
-    case "$(basename "$e")" in include|lib64) ;; *) ln -s "$e" "$root/" ;; esac
+    case "$(basename "$e")" in include|lib64) ;; *) ln -s "$e" "$root/" || rc=1 ;; esac
   done
-  ln -s "$cuda"/include/* "$root/include/"
-  ln -s "$(readlink -f "$cuda/lib64")"/* "$root/lib64/"
-  ln -sf "$wheel"/include/* "$root/include/"
-  ln -sf "$wheel"/lib/* "$root/lib64/"
+  for e in "$cuda"/include/* "$wheel"/include/*; do ln -sf "$e" "$root/include/" || rc=1; done
+  for e in "$(readlink -f "$cuda/lib64")"/* "$wheel"/lib/*; do ln -sf "$e" "$root/lib64/" || rc=1; done
   for e in "$wheel"/lib/libcudnn*.so.*; do  # the wheel has only versioned names
     local base=${e##*/}
-    [ -e "$root/lib64/${base%%.so.*}.so" ] || ln -s "$e" "$root/lib64/${base%%.so.*}.so"
+    [ -e "$root/lib64/${base%%.so.*}.so" ] || ln -s "$e" "$root/lib64/${base%%.so.*}.so" || rc=1
   done
+  [ "$had_nullglob" = 1 ] || shopt -u nullglob
+  [ "$rc" = 0 ] || { echo "cuda_with_cudnn: could not link everything into $root"; return 1; }
   export CUDA_PATH="$root"
   export LD_LIBRARY_PATH="$wheel/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "cuDNN from $wheel, toolkit $cuda: CUDA_PATH=$root"

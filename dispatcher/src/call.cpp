@@ -357,8 +357,8 @@ bool async_copy(Tensor& dst, const Tensor& src) {
 }
 
 // A dense copy between two devices of one type whose runtime copies between its
-// devices (ABI 1.3): one peer copy, ordered after the source's queued work
-// (waited for) and the destination's (the copy joins its current stream), and
+// devices (ABI 1.3): one peer copy, ordered after the work queued on the
+// source's current stream (waited for) and the destination's (the copy joins its current stream), and
 // complete on return. False (nothing done) otherwise: conversions, strides and
 // broadcasts stage through the host as below.
 bool peer_copy(Tensor& dst, const Tensor& src) {
@@ -369,7 +369,9 @@ bool peer_copy(Tensor& dst, const Tensor& src) {
   if (!rt.supports_peer_copy()) return false;
   const size_t n = dst.nbytes();
   if (n == 0) return true;
-  if (void* queued = detail::current_stream_handle(from)) rt.stream_synchronize(from.index(), queued);
+  // The source's current stream, the default one too: on CUDA default-stream
+  // kernels are asynchronous as well.
+  rt.stream_synchronize(from.index(), detail::current_stream_handle(from));
   void* stream = detail::current_stream_handle(to);
   rt.copy_peer(to.index(), dst.data_ptr(), from.index(), src.data_ptr(), n, stream);
   if (stream) rt.stream_synchronize(to.index(), stream);

@@ -176,7 +176,7 @@ class PluginRuntime final : public DeviceRuntime {
   }
   bool supports_peer_copy() const override { return iface_.copy_peer != nullptr; }
   void copy_peer(int dst_index, void* dst, int src_index, const void* src, size_t nbytes, void* stream) override {
-    if (!iface_.copy_peer) DeviceRuntime::copy_peer(dst_index, dst, src_index, src, nbytes, stream);
+    if (!iface_.copy_peer) return DeviceRuntime::copy_peer(dst_index, dst, src_index, src, nbytes, stream);  // throws
     check(iface_.copy_peer(iface_.self, dst_index, dst, src_index, src, nbytes, stream), "copy_peer");
   }
   void synchronize(int index) override { check(iface_.synchronize(iface_.self, index), "synchronize"); }

@@ -253,13 +253,14 @@ void execute(const Primitive& p, const std::vector<void*>& ptrs) {
   } else {
     set = &t_arg_sets[t_next_arg_set];
     t_next_arg_set = (t_next_arg_set + 1) % kArgSets;
-    set->id = p.id;
+    set->id = 0;  // claimed only once complete: a throw below leaves no half-built set
     set->mems.clear();
     set->args.clear();
     for (size_t i = 0; i < p.arg_ids.size(); ++i) {
       set->mems.emplace_back(p.arg_mds[i], engine(), data(i));
       set->args.emplace(p.arg_ids[i], set->mems.back());
     }
+    set->id = p.id;
   }
   p.prim.execute(stream(), set->args);
   stream().wait();

@@ -76,7 +76,10 @@ axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, co
   if (nbytes == 0) return AXLE_OK;
   DeviceGuard guard(dst_index);
   if (axle_status st = guard.status()) return st;
-  if (!stream) return check(cudaMemcpyPeer(dst, dst_index, src, src_index, nbytes), "cudaMemcpyPeer");
+  if (!stream) {  // cudaMemcpyPeer returns before a device-to-device copy is done: wait for it
+    if (axle_status st = check(cudaMemcpyPeer(dst, dst_index, src, src_index, nbytes), "cudaMemcpyPeer")) return st;
+    return check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
   return check(cudaMemcpyPeerAsync(dst, dst_index, src, src_index, nbytes, to_cuda(stream)), "cudaMemcpyPeerAsync");
 }
 

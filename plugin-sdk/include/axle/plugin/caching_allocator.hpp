@@ -83,6 +83,10 @@ class CachingAllocator {
   ~CachingAllocator() {
     std::lock_guard lock(mutex_);
     release_cached();
+    for (Block* b : pending_) {  // events a failed device never completed
+      for (Event e : b->events) backend_.event_destroy(e);
+      delete b;
+    }
     for (Event e : spare_events_) backend_.event_destroy(e);
     for (auto& [stream, p] : pools_)
       for (Pool* pool : {&p.small, &p.large})
