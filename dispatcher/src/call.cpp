@@ -331,8 +331,8 @@ Tensor raw_to_host(const Tensor& t) {
 }
 
 // copy_ between devices: every device-side step is a runtime byte copy (a peer
-// copy between two devices of one type when both sides are dense), so a device
-// without a copy_ kernel (its copy_ runs through the host fallback, which
+// copy between two devices of one type, with that type's copy_ kernel for
+// what is not dense), so a device without a copy_ kernel (its copy_ runs through the host fallback, which
 // lands here) never recurses. Strided and converting work happens on the host;
 // a strided destination on a device is read, updated on the host and written
 // back over its span.
@@ -356,25 +356,60 @@ bool async_copy(Tensor& dst, const Tensor& src) {
   return true;
 }
 
-// A dense copy between two devices of one type whose runtime copies between its
-// devices (ABI 1.3): one peer copy, ordered after the work queued on the
-// source's current stream (waited for) and the destination's (the copy joins its current stream), and
-// complete on return. False (nothing done) otherwise: conversions, strides and
-// broadcasts stage through the host as below.
-bool peer_copy(Tensor& dst, const Tensor& src) {
+const OpEntry* copy_op();
+
+// Whether `type` has a copy_ kernel of its own (not only a composite or the
+// host fallback).
+bool has_copy_kernel(DeviceType type) {
+  const Slot* slot = Registry::get().table().slot(copy_op()->index, type.id());
+  if (!slot) return false;
+  return std::any_of(slot->chain.begin(), slot->chain.end(),
+                     [](const Candidate& c) { return c.kind == CandidateKind::Kernel; });
+}
+
+// `n` dense bytes from src's device to dst's (another of the same type), after
+// the work queued on the source's current stream (the default one too: on CUDA
+// default-stream kernels are asynchronous as well), on the destination's
+// current stream, complete on return.
+void peer_bytes(DeviceRuntime& rt, const Tensor& dst, const Tensor& src, size_t n) {
+  if (n == 0) return;
   const Device& to = dst.device();
   const Device& from = src.device();
-  if (to.type() != from.type() || !dense_pair(dst, src)) return false;
-  DeviceRuntime& rt = device_runtime(to.type());
-  if (!rt.supports_peer_copy()) return false;
-  const size_t n = dst.nbytes();
-  if (n == 0) return true;
-  // The source's current stream, the default one too: on CUDA default-stream
-  // kernels are asynchronous as well.
   rt.stream_synchronize(from.index(), detail::current_stream_handle(from));
   void* stream = detail::current_stream_handle(to);
   rt.copy_peer(to.index(), dst.data_ptr(), from.index(), src.data_ptr(), n, stream);
   if (stream) rt.stream_synchronize(to.index(), stream);
+}
+
+// copy_ between two devices of one type whose runtime copies between its
+// devices (ABI 1.3), as torch's copy between GPUs: a dense pair is one peer
+// copy; otherwise, where the type has a copy_ kernel, the source is
+// broadcast, converted to the destination's dtype and made dense on its own
+// device, moved by one peer copy, and written into a strided destination by
+// the destination device's copy_. False (nothing done) otherwise: the host
+// stages, below.
+bool peer_copy(Tensor& dst, const Tensor& src) {
+  const Device& to = dst.device();
+  const Device& from = src.device();
+  if (to.type() != from.type()) return false;
+  DeviceRuntime& rt = device_runtime(to.type());
+  if (!rt.supports_peer_copy()) return false;
+  if (dense_pair(dst, src)) {
+    peer_bytes(rt, dst, src, dst.nbytes());
+    return true;
+  }
+  if (!has_copy_kernel(to.type())) return false;
+  Tensor dense = src;
+  if (dense.sizes() != dst.sizes()) dense = dense.expand(dst.sizes());
+  if (dense.dtype() != dst.dtype()) dense = dense.to(dst.dtype());
+  if (!dense.is_contiguous()) dense = dense.contiguous();
+  if (dst.is_contiguous()) {
+    peer_bytes(rt, dst, dense, dst.nbytes());
+    return true;
+  }
+  Tensor staging = make_empty(dense.sizes(), dense.dtype(), to);
+  peer_bytes(rt, staging, dense, staging.nbytes());
+  dst.copy_(staging);
   return true;
 }
 

@@ -346,6 +346,8 @@ TEST_CASE("host allocator: large blocks are cached, start at staggered cache lin
 }
 
 TEST_CASE("peer copies (ABI 1.3): arena:0 -> arena:1 without the host, after the source's queued work") {
+  // (copy_ between arena devices: dense pairs are one peer copy; the rest uses
+  // arena's copy_ kernel on the devices around one peer copy.)
   void* h = dlopen((std::string(AXLE_TEST_ARENA_DIR) + "/axle_arena.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
   REQUIRE(h != nullptr);
   auto peer_copies = reinterpret_cast<int64_t (*)()>(dlsym(h, "arena_peer_copies"));
@@ -383,13 +385,25 @@ TEST_CASE("peer copies (ABI 1.3): arena:0 -> arena:1 without the host, after the
     release.join();
     CHECK(values(there) == std::vector<double>(n, 6.0));
   }
-  // Strided, converting and broadcasting copies still go through the host.
+  // Not dense: arena's copy_ kernel does the rest on the devices, one peer
+  // copy moves the bytes (a strided source made dense on arena:0, a
+  // conversion, a broadcast source, a strided destination on arena:1).
   before = peer_copies();
   const Tensor strided = src.view({64, 64}).t().to(d1);
+  CHECK(strided.is_contiguous());
   CHECK(values(strided) == values(src.view({64, 64}).t().contiguous()));
   const Tensor as_double = src.to(d1, kFloat64);
+  CHECK(as_double.dtype() == kFloat64);
   CHECK(values(as_double) == values(src));
-  CHECK(peer_copies() == before);
+  Tensor grid = empty({64, 64}, TensorOptions().dtype(kFloat32).device(d1));
+  grid.copy_(src.slice(0, 0, 64));  // a row broadcast over 64 rows
+  CHECK(values(grid) == values(src.slice(0, 0, 64).expand({64, 64}).contiguous()));
+  Tensor wide = zeros({64, 128}, TensorOptions().dtype(kFloat32).device(d1));
+  Tensor every_other = wide.slice(1, 0, 128, 2);  // a strided destination
+  every_other.copy_(src.view({64, 64}));
+  CHECK(values(every_other) == values(src.view({64, 64})));
+  CHECK(values(wide.slice(1, 1, 128, 2)) == std::vector<double>(64 * 64, 0.0));
+  CHECK(peer_copies() == before + 4);
   // arena2 has no copy_peer: the host stages, with the same result.
   const Tensor on2 = src.cpu().to(Device("arena2:0"));
   CHECK(values(on2.to(Device("arena2:1"))) == values(src));
