@@ -37,8 +37,10 @@ DType get_default_dtype() {
 }
 
 void set_default_dtype(DType d) {
-  AXLE_CHECK(is_floating_point(d), ValueError, "set_default_dtype(): only floating-point types are supported as the "
-             "default type, got ", dtype_name(d));
+  AXLE_CHECK(is_floating_point(d), ValueError,
+             "set_default_dtype(): only floating-point types are supported as the "
+             "default type, got ",
+             dtype_name(d));
   g_default_dtype.store(static_cast<int>(d), std::memory_order_relaxed);
 }
 
@@ -61,23 +63,24 @@ Value opt_device(const TensorOptions& o) { return o.device_opt() ? Value(*o.devi
 }  // namespace
 
 Tensor empty(const IntList& size, const TensorOptions& o) {
-  return std::move(call_op(AXLE_OP("empty.memory_format"), detail::stack_of(size, opt_dtype(o), opt_device(o)))[0].tensor());
+  return detail::call_one(AXLE_OP("empty.memory_format"), size, opt_dtype(o), opt_device(o));
 }
 Tensor zeros(const IntList& size, const TensorOptions& o) {
-  return std::move(call_op(AXLE_OP("zeros"), detail::stack_of(size, opt_dtype(o), opt_device(o)))[0].tensor());
+  return detail::call_one(AXLE_OP("zeros"), size, opt_dtype(o), opt_device(o));
 }
 Tensor ones(const IntList& size, const TensorOptions& o) {
-  return std::move(call_op(AXLE_OP("ones"), detail::stack_of(size, opt_dtype(o), opt_device(o)))[0].tensor());
+  return detail::call_one(AXLE_OP("ones"), size, opt_dtype(o), opt_device(o));
 }
 Tensor full(const IntList& size, const Scalar& v, const TensorOptions& o) {
-  return std::move(call_op(AXLE_OP("full"), detail::stack_of(size, v, opt_dtype(o), opt_device(o)))[0].tensor());
+  return detail::call_one(AXLE_OP("full"), size, v, opt_dtype(o), opt_device(o));
 }
 Tensor arange(const Scalar& end, const TensorOptions& o) { return arange(0, end, 1, o); }
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const TensorOptions& o) {
-  return std::move(call_op(AXLE_OP("arange.start_step"), detail::stack_of(start, end, step, opt_dtype(o), opt_device(o)))[0].tensor());
+  return detail::call_one(AXLE_OP("arange.start_step"), start, end, step, opt_dtype(o), opt_device(o));
 }
 Tensor empty_like(const Tensor& t, const TensorOptions& o) {
-  return empty(t.sizes(), TensorOptions().dtype(o.dtype_opt().value_or(t.dtype())).device(o.device_opt().value_or(t.device())));
+  return empty(t.sizes(),
+               TensorOptions().dtype(o.dtype_opt().value_or(t.dtype())).device(o.device_opt().value_or(t.device())));
 }
 
 Tensor from_blob(void* data, const IntList& sizes, const IntList& strides, std::function<void(void*)> deleter,
@@ -117,39 +120,39 @@ Tensor scalar_to_tensor(const Scalar& s, const Device& device) {
 }
 
 // ---------------------------------------------------------------- ops
-Tensor clone(const Tensor& t) { return std::move(call_op(AXLE_OP("clone"), detail::stack_of(t))[0].tensor()); }
-Tensor reshape(const Tensor& t, const IntList& shape) { return std::move(call_op(AXLE_OP("reshape"), detail::stack_of(t, shape))[0].tensor()); }
+Tensor clone(const Tensor& t) { return detail::call_one(AXLE_OP("clone"), t); }
+Tensor reshape(const Tensor& t, const IntList& shape) { return detail::call_one(AXLE_OP("reshape"), t, shape); }
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  return std::move(call_op(AXLE_OP("add.Tensor"), detail::stack_of(a, b, alpha))[0].tensor());
+  return detail::call_one(AXLE_OP("add.Tensor"), a, b, alpha);
 }
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  return std::move(call_op(AXLE_OP("sub.Tensor"), detail::stack_of(a, b, alpha))[0].tensor());
+  return detail::call_one(AXLE_OP("sub.Tensor"), a, b, alpha);
 }
-Tensor mul(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("mul.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor div(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("div.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor eq(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("eq.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor ne(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("ne.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor lt(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("lt.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor le(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("le.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor gt(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("gt.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor ge(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("ge.Tensor"), detail::stack_of(a, b))[0].tensor()); }
-Tensor neg(const Tensor& t) { return std::move(call_op(AXLE_OP("neg"), detail::stack_of(t))[0].tensor()); }
-Tensor exp(const Tensor& t) { return std::move(call_op(AXLE_OP("exp"), detail::stack_of(t))[0].tensor()); }
+Tensor mul(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("mul.Tensor"), a, b); }
+Tensor div(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("div.Tensor"), a, b); }
+Tensor eq(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("eq.Tensor"), a, b); }
+Tensor ne(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("ne.Tensor"), a, b); }
+Tensor lt(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("lt.Tensor"), a, b); }
+Tensor le(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("le.Tensor"), a, b); }
+Tensor gt(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("gt.Tensor"), a, b); }
+Tensor ge(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("ge.Tensor"), a, b); }
+Tensor neg(const Tensor& t) { return detail::call_one(AXLE_OP("neg"), t); }
+Tensor exp(const Tensor& t) { return detail::call_one(AXLE_OP("exp"), t); }
 #define AXLE_DEFINE_UNARY(name) \
-  Tensor name(const Tensor& t) { return std::move(call_op(AXLE_OP(#name), detail::stack_of(t))[0].tensor()); }
+  Tensor name(const Tensor& t) { return detail::call_one(AXLE_OP(#name), t); }
 AXLE_UNARY_MATH_OPS(AXLE_DEFINE_UNARY)
 #undef AXLE_DEFINE_UNARY
-Tensor relu(const Tensor& t) { return std::move(call_op(AXLE_OP("relu"), detail::stack_of(t))[0].tensor()); }
-Tensor sum(const Tensor& t, std::optional<DType> dtype) { return std::move(call_op(AXLE_OP("sum"), detail::stack_of(t, dtype))[0].tensor()); }
+Tensor relu(const Tensor& t) { return detail::call_one(AXLE_OP("relu"), t); }
+Tensor sum(const Tensor& t, std::optional<DType> dtype) { return detail::call_one(AXLE_OP("sum"), t, dtype); }
 Tensor sum(const Tensor& t, const IntList& dim, bool keepdim, std::optional<DType> dtype) {
-  return std::move(call_op(AXLE_OP("sum.dim_IntList"), detail::stack_of(t, dim, keepdim, dtype))[0].tensor());
+  return detail::call_one(AXLE_OP("sum.dim_IntList"), t, dim, keepdim, dtype);
 }
-Tensor mean(const Tensor& t, std::optional<DType> dtype) { return std::move(call_op(AXLE_OP("mean"), detail::stack_of(t, dtype))[0].tensor()); }
+Tensor mean(const Tensor& t, std::optional<DType> dtype) { return detail::call_one(AXLE_OP("mean"), t, dtype); }
 Tensor mean(const Tensor& t, const IntList& dim, bool keepdim, std::optional<DType> dtype) {
-  return std::move(call_op(AXLE_OP("mean.dim"), detail::stack_of(t, dim, keepdim, dtype))[0].tensor());
+  return detail::call_one(AXLE_OP("mean.dim"), t, dim, keepdim, dtype);
 }
-Tensor matmul(const Tensor& a, const Tensor& b) { return std::move(call_op(AXLE_OP("matmul"), detail::stack_of(a, b))[0].tensor()); }
-Tensor nonzero(const Tensor& t) { return std::move(call_op(AXLE_OP("nonzero"), detail::stack_of(t))[0].tensor()); }
+Tensor matmul(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("matmul"), a, b); }
+Tensor nonzero(const Tensor& t) { return detail::call_one(AXLE_OP("nonzero"), t); }
 
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
@@ -171,19 +174,19 @@ Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 
 // ---------------------------------------------------------------- Tensor methods
 Tensor Tensor::reshape(const IntList& shape) const { return axle::reshape(*this, shape); }
-Tensor Tensor::contiguous() const { return std::move(call_op(AXLE_OP("contiguous"), detail::stack_of(*this))[0].tensor()); }
+Tensor Tensor::contiguous() const { return detail::call_one(AXLE_OP("contiguous"), *this); }
 Tensor Tensor::contiguous(MemoryFormat format) const {
-  return std::move(call_op(AXLE_OP("contiguous"), detail::stack_of(*this, memory_format_name(format)))[0].tensor());
+  return detail::call_one(AXLE_OP("contiguous"), *this, memory_format_name(format));
 }
 Tensor Tensor::clone() const { return axle::clone(*this); }
 Tensor Tensor::to(const Device& device, bool non_blocking, bool copy) const {
-  return std::move(call_op(AXLE_OP("to.device"), detail::stack_of(*this, device, Value(), non_blocking, copy))[0].tensor());
+  return detail::call_one(AXLE_OP("to.device"), *this, device, Value(), non_blocking, copy);
 }
 Tensor Tensor::to(DType dtype, bool non_blocking, bool copy) const {
-  return std::move(call_op(AXLE_OP("to.dtype"), detail::stack_of(*this, dtype, non_blocking, copy))[0].tensor());
+  return detail::call_one(AXLE_OP("to.dtype"), *this, dtype, non_blocking, copy);
 }
 Tensor Tensor::to(const Device& device, DType dtype, bool non_blocking, bool copy) const {
-  return std::move(call_op(AXLE_OP("to.device"), detail::stack_of(*this, device, dtype, non_blocking, copy))[0].tensor());
+  return detail::call_one(AXLE_OP("to.device"), *this, device, dtype, non_blocking, copy);
 }
 Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
   AXLE_CHECK(device().is_cpu(), DeviceError, "pin_memory: only host tensors can be pinned, got a ", device(),
@@ -219,17 +222,17 @@ Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
     }
   }
   Tensor out(std::make_shared<TensorImpl>(TensorImpl{allocate_pinned_storage(nbytes(), DeviceType(type)), sizes(),
-                                                      contiguous_strides(sizes()), 0, dtype(), false}));
+                                                     contiguous_strides(sizes()), 0, dtype(), false}));
   out.copy_(*this);
   return out;
 }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
-  call_op(AXLE_OP("copy_"), detail::stack_of(*this, src, non_blocking));
+  detail::call(AXLE_OP("copy_"), *this, src, non_blocking);
   return *this;
 }
 Tensor& Tensor::fill_(const Scalar& value) {
-  call_op(AXLE_OP("fill_.Scalar"), detail::stack_of(*this, value));
+  detail::call(AXLE_OP("fill_.Scalar"), *this, value);
   return *this;
 }
 Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const { return axle::add(*this, o, alpha); }
@@ -237,11 +240,11 @@ Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const { return axle::su
 Tensor Tensor::mul(const Tensor& o) const { return axle::mul(*this, o); }
 Tensor Tensor::div(const Tensor& o) const { return axle::div(*this, o); }
 Tensor& Tensor::add_(const Tensor& o, const Scalar& alpha) {
-  call_op(AXLE_OP("add_.Tensor"), detail::stack_of(*this, o, alpha));
+  detail::call(AXLE_OP("add_.Tensor"), *this, o, alpha);
   return *this;
 }
 Tensor& Tensor::mul_(const Tensor& o) {
-  call_op(AXLE_OP("mul_.Tensor"), detail::stack_of(*this, o));
+  detail::call(AXLE_OP("mul_.Tensor"), *this, o);
   return *this;
 }
 Tensor Tensor::neg() const { return axle::neg(*this); }

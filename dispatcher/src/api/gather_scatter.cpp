@@ -15,62 +15,62 @@ Value optional_list(const std::vector<std::optional<Tensor>>& indices) {
 }  // namespace
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  return std::move(call_op(AXLE_OP("index_select"), detail::stack_of(self, dim, index))[0].tensor());
+  return detail::call_one(AXLE_OP("index_select"), self, dim, index);
 }
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
-  return std::move(call_op(AXLE_OP("gather"), detail::stack_of(self, dim, index, sparse_grad))[0].tensor());
+  return detail::call_one(AXLE_OP("gather"), self, dim, index, sparse_grad);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return std::move(call_op(AXLE_OP("scatter.src"), detail::stack_of(self, dim, index, src))[0].tensor());
+  return detail::call_one(AXLE_OP("scatter.src"), self, dim, index, src);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return std::move(call_op(AXLE_OP("scatter.value"), detail::stack_of(self, dim, index, value))[0].tensor());
+  return detail::call_one(AXLE_OP("scatter.value"), self, dim, index, value);
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  call_op(AXLE_OP("scatter_.src"), detail::stack_of(self, dim, index, src));
+  detail::call(AXLE_OP("scatter_.src"), self, dim, index, src);
   return self;
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  call_op(AXLE_OP("scatter_.value"), detail::stack_of(self, dim, index, value));
+  detail::call(AXLE_OP("scatter_.value"), self, dim, index, value);
   return self;
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return std::move(call_op(AXLE_OP("scatter_add"), detail::stack_of(self, dim, index, src))[0].tensor());
+  return detail::call_one(AXLE_OP("scatter_add"), self, dim, index, src);
 }
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  call_op(AXLE_OP("scatter_add_"), detail::stack_of(self, dim, index, src));
+  detail::call(AXLE_OP("scatter_add_"), self, dim, index, src);
   return self;
 }
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  return std::move(call_op(AXLE_OP("masked_fill.Scalar"), detail::stack_of(self, mask, value))[0].tensor());
+  return detail::call_one(AXLE_OP("masked_fill.Scalar"), self, mask, value);
 }
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  return std::move(call_op(AXLE_OP("masked_fill.Tensor"), detail::stack_of(self, mask, value))[0].tensor());
+  return detail::call_one(AXLE_OP("masked_fill.Tensor"), self, mask, value);
 }
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
-  call_op(AXLE_OP("masked_fill_.Scalar"), detail::stack_of(self, mask, value));
+  detail::call(AXLE_OP("masked_fill_.Scalar"), self, mask, value);
   return self;
 }
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
-  call_op(AXLE_OP("masked_fill_.Tensor"), detail::stack_of(self, mask, value));
+  detail::call(AXLE_OP("masked_fill_.Tensor"), self, mask, value);
   return self;
 }
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return std::move(call_op(AXLE_OP("where.self"), detail::stack_of(condition, self, other))[0].tensor());
+  return detail::call_one(AXLE_OP("where.self"), condition, self, other);
 }
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse) {
-  return std::move(call_op(AXLE_OP("embedding"), detail::stack_of(weight, indices, padding_idx, scale_grad_by_freq, sparse))[0].tensor());
+  return detail::call_one(AXLE_OP("embedding"), weight, indices, padding_idx, scale_grad_by_freq, sparse);
 }
 Tensor one_hot(const Tensor& self, int64_t num_classes) {
-  return std::move(call_op(AXLE_OP("one_hot"), detail::stack_of(self, num_classes))[0].tensor());
+  return detail::call_one(AXLE_OP("one_hot"), self, num_classes);
 }
 Tensor index(const Tensor& self, const std::vector<std::optional<Tensor>>& indices) {
-  return std::move(call_op(AXLE_OP("index.Tensor"), detail::stack_of(self, optional_list(indices)))[0].tensor());
+  return detail::call_one(AXLE_OP("index.Tensor"), self, optional_list(indices));
 }
 Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
                    bool accumulate) {
-  call_op(AXLE_OP("index_put_"), detail::stack_of(self, optional_list(indices), values, accumulate));
+  detail::call(AXLE_OP("index_put_"), self, optional_list(indices), values, accumulate);
   return self;
 }
 

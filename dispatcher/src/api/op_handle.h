@@ -4,13 +4,14 @@
 
 #include <axle/dispatcher.h>
 
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
-#define AXLE_OP(name)                         \
-  ([]() -> const ::axle::OpHandle& {          \
-    static const ::axle::OpHandle h = ::axle::find_op(name);  \
-    return h;                                 \
+#define AXLE_OP(name)                                        \
+  ([]() -> const ::axle::OpHandle& {                         \
+    static const ::axle::OpHandle h = ::axle::find_op(name); \
+    return h;                                                \
   }())
 
 namespace axle::detail {
@@ -31,5 +32,19 @@ Stack stack_of(Args&&... args) {
   s.reserve(sizeof...(Args));
   (push_arg(s, std::forward<Args>(args)), ...);
   return s;
+}
+// Calls `op` with `args` (borrowed as above): all its outputs, or its first.
+template <typename... Args>
+Stack call(const OpHandle& op, Args&&... args) {
+  return call_op(op, stack_of(std::forward<Args>(args)...));
+}
+template <typename... Args>
+Tensor call_one(const OpHandle& op, Args&&... args) {
+  return std::move(call(op, std::forward<Args>(args)...)[0].tensor());
+}
+template <typename... Args>
+std::tuple<Tensor, Tensor> call_two(const OpHandle& op, Args&&... args) {
+  Stack out = call(op, std::forward<Args>(args)...);
+  return {std::move(out[0].tensor()), std::move(out[1].tensor())};
 }
 }  // namespace axle::detail
