@@ -223,46 +223,43 @@ namespace {
 // The argument memory objects of the last primitives this thread executed:
 // a repeated call swaps their data handles instead of creating a dnnl::memory
 // per argument and a map (allocations each).
+using ArgMap = std::unordered_map<int, dnnl::memory>;
 struct ArgSet {
-  uint64_t id = 0;
-  std::vector<dnnl::memory> mems;
-  std::unordered_map<int, dnnl::memory> args;  // the same memory objects, by DNNL_ARG_*
+  uint64_t id = 0;  // the primitive's; 0: none
+  ArgMap args;
 };
 constexpr int kArgSets = 8;
 thread_local ArgSet t_arg_sets[kArgSets];
 thread_local int t_next_arg_set = 0;
+
+template <typename Data>
+void build_args(ArgMap& args, const Primitive& p, const Data& data) {
+  args.clear();
+  for (size_t i = 0; i < p.arg_ids.size(); ++i) args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data(i)));
+}
 }  // namespace
 
 void execute(const Primitive& p, const std::vector<void*>& ptrs) {
   const size_t n = ptrs.size();
   auto data = [&](size_t i) { return i < n ? ptrs[i] : workspace(0, p.scratchpad_bytes); };
+  ArgMap fresh;
+  ArgMap* args = &fresh;
   if (!p.plain_args) {  // set_data_handle would zero the padding on every call: fresh objects
-    std::unordered_map<int, dnnl::memory> args;
-    args.reserve(p.arg_ids.size());
-    for (size_t i = 0; i < p.arg_ids.size(); ++i)
-      args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data(i)));
-    p.prim.execute(stream(), args);
-    stream().wait();
-    return;
-  }
-  ArgSet* set = nullptr;
-  for (ArgSet& s : t_arg_sets)
-    if (s.id == p.id) set = &s;
-  if (set) {
-    for (size_t i = 0; i < set->mems.size(); ++i) set->mems[i].set_data_handle(data(i));
+    build_args(fresh, p, data);
+  } else if (auto set = std::find_if(std::begin(t_arg_sets), std::end(t_arg_sets),
+                                     [&](const ArgSet& s) { return s.id == p.id; });
+             set != std::end(t_arg_sets)) {
+    for (size_t i = 0; i < p.arg_ids.size(); ++i) set->args.at(p.arg_ids[i]).set_data_handle(data(i));
+    args = &set->args;
   } else {
-    set = &t_arg_sets[t_next_arg_set];
+    ArgSet& slot = t_arg_sets[t_next_arg_set];
     t_next_arg_set = (t_next_arg_set + 1) % kArgSets;
-    set->id = 0;  // claimed only once complete: a throw below leaves no half-built set
-    set->mems.clear();
-    set->args.clear();
-    for (size_t i = 0; i < p.arg_ids.size(); ++i) {
-      set->mems.emplace_back(p.arg_mds[i], engine(), data(i));
-      set->args.emplace(p.arg_ids[i], set->mems.back());
-    }
-    set->id = p.id;
+    slot.id = 0;  // claimed only once complete: a throw below leaves no half-built set
+    build_args(slot.args, p, data);
+    slot.id = p.id;
+    args = &slot.args;
   }
-  p.prim.execute(stream(), set->args);
+  p.prim.execute(stream(), *args);
   stream().wait();
 }
 
