@@ -330,12 +330,12 @@ Tensor raw_to_host(const Tensor& t) {
   return make_view(span, t.sizes(), t.strides(), 0);
 }
 
-// copy_ between devices: every device-side step is a runtime byte copy (a peer
-// copy between two devices of one type, with that type's copy_ kernel for
-// what is not dense), so a device without a copy_ kernel (its copy_ runs through the host fallback, which
-// lands here) never recurses. Strided and converting work happens on the host;
-// a strided destination on a device is read, updated on the host and written
-// back over its span.
+// copy_ between devices: every device-side step is a runtime byte copy, so a
+// device without a copy_ kernel (its copy_ runs through the host fallback, which
+// lands here) never recurses. Between two devices of one type with peer copies
+// (peer_copy), that type's copy_ kernel does what is not dense; otherwise
+// strided and converting work happens on the host: a strided destination on a
+// device is read, updated on the host and written back over its span.
 //
 // non_blocking: a dense copy with nothing to convert is enqueued on the current
 // stream of the device side and may return before it is done (torch's

@@ -5,7 +5,8 @@
 // - Pools per device and stream: a block freed on the stream it was allocated
 //   on is reused at once by later work on that stream; other streams get it
 //   only through record_stream's events (torch's Tensor.record_stream).
-// - Sizes round up to 512 B (requests up to 1 MiB) or 2 MiB (larger).
+// - Segments from cudaMalloc split into best-fitting blocks and merged back on
+//   free (sizes rounded to 512 B; see caching_allocator.hpp).
 // - Out of memory: the cache is released (after a device synchronize) and the
 //   allocation retried once; then OutOfMemoryError naming the requested, free
 //   and reserved bytes.

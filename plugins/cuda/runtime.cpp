@@ -1,8 +1,9 @@
 // The "cuda" device runtime: enumeration (lazily: the first CUDA call happens
 // when the core first asks for a cuda device), properties, the caching
 // allocator (pools per device and stream), copies host<->device,
-// device<->device and between devices (peer copies), streams (blocking streams: ordered with the legacy default
-// stream that blocking copies use), events and synchronization. Without a GPU (or a driver) it reports zero
+// device<->device and between devices (peer copies), streams (blocking
+// streams: ordered with the legacy default stream that blocking copies use),
+// events and synchronization. Without a GPU (or a driver) it reports zero
 // devices and why.
 #include "allocator.h"
 #include "cuda_util.h"

@@ -173,13 +173,17 @@ axle_status allocate_on_stream(void* self, int32_t index, size_t nbytes, axle_st
   d.allocations.at(reinterpret_cast<uint64_t>(*ptr)).stream = stream;
   return AXLE_OK;
 }
+// The live allocation starting at `ptr` (d.mutex held), or end().
+auto live_allocation(Device& d, void* ptr) {
+  auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
+  return it != d.allocations.end() && it->second.freed ? d.allocations.end() : it;
+}
 axle_status record_stream(void*, int32_t index, void* ptr, axle_stream stream) {
   if (axle_status s = check(index)) return s;
   Device& d = g_devices[index];
   std::lock_guard lock(d.mutex);
-  auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == d.allocations.end() || it->second.freed)
-    return error(AXLE_ERROR_INVALID_ARGUMENT, "arena: record_stream of an unknown address");
+  auto it = live_allocation(d, ptr);
+  if (it == d.allocations.end()) return error(AXLE_ERROR_INVALID_ARGUMENT, "arena: record_stream of an unknown address");
   it->second.uses.push_back(stream);
   return AXLE_OK;
 }
@@ -187,9 +191,8 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
   if (axle_status s = check(index)) return s;
   Device& d = g_devices[index];
   std::unique_lock lock(d.mutex);
-  auto it = d.allocations.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == d.allocations.end() || it->second.freed)
-    return error(AXLE_ERROR_DEVICE, "arena: deallocate of an unknown address");
+  auto it = live_allocation(d, ptr);
+  if (it == d.allocations.end()) return error(AXLE_ERROR_DEVICE, "arena: deallocate of an unknown address");
   d.stats.allocated_bytes -= it->second.size;
   d.stats.reserved_bytes -= it->second.size;
   ++d.stats.num_frees;
@@ -218,17 +221,22 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
   return AXLE_OK;
 }
 
-axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream stream) {
-  if (axle_status s = check(index)) return s;
-  std::byte* to = kind == AXLE_COPY_DEVICE_TO_HOST ? static_cast<std::byte*>(dst) : translate(index, dst, n);
-  const std::byte* from = kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
-  if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
+// The byte copy of copy and copy_peer: now, or queued on `stream`.
+axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stream stream) {
   if (!stream) {
     if (n) std::memmove(to, from, n);
     return AXLE_OK;
   }
   static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
   return AXLE_OK;
+}
+
+axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream stream) {
+  if (axle_status s = check(index)) return s;
+  std::byte* to = kind == AXLE_COPY_DEVICE_TO_HOST ? static_cast<std::byte*>(dst) : translate(index, dst, n);
+  const std::byte* from = kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
+  if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
+  return move_bytes(to, from, n, stream);
 }
 
 // ABI 1.3: arena:i -> arena:j without the host, counted for the tests.
@@ -241,12 +249,7 @@ axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, co
   const std::byte* from = translate(src_index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy_peer touches an address outside arena allocations");
   g_peer_copies.fetch_add(1);
-  if (!stream) {
-    if (n) std::memmove(to, from, n);
-    return AXLE_OK;
-  }
-  static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
-  return AXLE_OK;
+  return move_bytes(to, from, n, stream);
 }
 
 axle_status stream_create(void*, int32_t index, axle_stream* out) {
