@@ -27,7 +27,8 @@ def test_current_stream_and_guard():
 
 def test_record_stream():
     # The host allocator is not stream-ordered: accepted and a no-op, as for a
-    # view and a numpy-backed tensor; a stream of another device is an error.
+    # view and a numpy-backed tensor; anything but a Stream is a TypeError (a
+    # stream of another device is a DeviceError: test_device.cpp, arena).
     s = axle.Stream("cpu")
     x = axle.ones(8)
     x.record_stream(s)
