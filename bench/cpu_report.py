@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Issue 5's benchmark table: axle's cpu plugin against raw oneDNN (same
+"""The CPU plugin's benchmark table: axle's cpu plugin against raw oneDNN (same
 process, bench_cpu) and PyTorch 1.13 (its own process, torch_kernels.py) at 1
 and 2 threads, plus the model forward passes (models.py). Every ratio is
-measured in the same run; targets come from the issue. Misses are printed, not
+measured in the same run; the targets are the TARGETS table below. Misses are printed, not
 hidden.
 
 Usage: python3 bench/cpu_report.py --build BUILD_DIR [--threads 1,2] [--quick] [--json]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 6's GPU benchmark table: axle's cuda plugin against the raw libraries
+"""The GPU benchmark table: axle's cuda plugin against the raw libraries
 on cuda:0 (same process, bench_cuda: cuBLAS, device copies, a bare enqueue) and
 against PyTorch on the GPU (its own process, torch_cuda.py), plus the model
 forward passes on the GPU (models.py --device cuda). Every ratio is measured

@@ -24,7 +24,7 @@ axle a JSON config {"cpu": {"threads": N}} named by AXLE_CONFIG before import.
 
 With --device cuda both libraries run on cuda:0 (parameters copied there
 once; each timed loop ends with a device synchronize) and the target is
-<= 1.0x torch at every batch (issue 6); threads then only size the host pools.
+<= 1.0x torch at every batch; threads then only size the host pools.
 
 Usage:
   python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--json] [--pythonpath DIR]
@@ -240,7 +240,7 @@ def main():
     ap.add_argument("--worker", choices=("torch", "axle"))
     ap.add_argument("--threads", default="1,2",
                     help="driver: comma-separated list; worker: one count")
-    ap.add_argument("--device", default="cpu", help="cpu, or cuda (cuda:0) for issue 6's GPU rows")
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (cuda:0) for the GPU rows")
     ap.add_argument("--weights")
     ap.add_argument("--out")
     ap.add_argument("--json", action="store_true", help="print a JSON list of rows")

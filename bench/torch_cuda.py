@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch's side of issue 6's GPU table (bench/cuda_report.py), in its own
+"""PyTorch's side of the GPU table (bench/cuda_report.py), in its own
 process: the same cases as bench_cuda, by the same names, timed the same way
 (models.time_forward: the median of loops, each ending with torch.cuda.synchronize()).
 Prints one JSON object per line {"case", "torch"}

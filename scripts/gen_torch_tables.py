@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dumps torch.promote_types for axle's ten dtypes (tests/data/torch_promote_types.txt).
 Run with Debian's /usr/bin/python3 (python3-torch). tests/core/test_dtype.cpp reads the file;
-tests/test_torch_tables.sh regenerates it and diffs when torch is installed."""
+tests/core/check_torch_tables.py (meson test torch_tables) regenerates it and diffs when torch is installed."""
 import sys
 import torch
 

@@ -3,8 +3,9 @@
 AXLE_PACKAGES=(meson ninja-build pkg-config cmake g++ python3 libboost-dev libspdlog-dev libfmt-dev
                nlohmann-json3-dev doctest-dev python3-dev pybind11-dev python3-numpy python3-pytest libdlpack-dev
                libdnnl-dev ocl-icd-opencl-dev)
-# The test suite also needs PyTorch 1.13, the oracle of the differential suite.
-AXLE_TEST_PACKAGES=(python3-torch)
+# The test suite also needs PyTorch 1.13, the oracle of the differential suite,
+# and clang-format, which the format test runs over the tree.
+AXLE_TEST_PACKAGES=(python3-torch clang-format)
 
 ensure_packages() {
   local missing=()

@@ -3,8 +3,8 @@ recursively (a list by the union of its items' shapes), compared with
 tests/tools/golden/NAME.json so that a renamed or dropped field fails the test.
 Values vary by machine; shapes do not.
 
-usage: json_shape.py GOLDEN_FILE < output.json      (exit 1 on a mismatch)
-       json_shape.py --write GOLDEN_FILE < output.json
+usage: json_shape.py GOLDEN_FILE < OUTPUT.json      (exit 1 on a mismatch)
+       json_shape.py --write GOLDEN_FILE < OUTPUT.json
 """
 import json
 import sys

@@ -48,7 +48,7 @@ AXLE_API std::vector<TraceEvent> trace_events();
 AXLE_API uint64_t trace_dropped();
 AXLE_API size_t trace_event_count();  // trace_events().size() without copying them
 AXLE_API void clear_trace();
-// One line: "prelu on cpu:0 ran kernel of plugin 'cpu' (plugins/cpu/norm.cpp:88) in 3.1 us:
+// One line: "prelu on cpu:0 ran kernel of plugin 'cpu' (plugins/cpu/nn.cpp:187) in 3.1 us:
 // float32[1, 3, 8, 8], float32[3] -> float32[1, 3, 8, 8]".
 AXLE_API std::string format_trace_event(const TraceEvent& e);
 // {"traceEvents": [...]}: complete ("X") events, one per call, nested per thread.
