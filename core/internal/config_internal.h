@@ -1,4 +1,5 @@
-// Internal to libaxle: a shared read-only snapshot of the effective
+// Internal to libaxle (core/internal: the core's headers the dispatcher may
+// include, and nothing outside libaxle): a shared read-only snapshot of the effective
 // configuration for paths that read it often (plugins' get_option, the host
 // fallback), and listeners for settings that live outside it (trace mode).
 #pragma once

@@ -1,4 +1,5 @@
-// RecyclingAllocator<T>: an allocator for std::allocate_shared that keeps freed
+// Internal to libaxle (core/internal: shared by the core's tensors and the
+// dispatcher's argument values). RecyclingAllocator<T>: an allocator for std::allocate_shared that keeps freed
 // single blocks on a per-thread free list. Every allocating op call creates
 // and destroys a TensorImpl and a StorageImpl (each with its shared_ptr
 // control block); taking the block from the list costs a fraction of a
