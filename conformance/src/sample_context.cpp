@@ -2,6 +2,7 @@
 // sample sets, tolerances, result comparison and the generator registry.
 #include "samples/samples.h"
 
+#include <axle/compare.h>
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
@@ -160,29 +161,10 @@ std::pair<double, double> default_tolerance(DType d) {
 }
 
 std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol) {
-  if (got.sizes() != want.sizes())
-    return detail::concat("shape ", shape_string(got.sizes()), " != expected ", shape_string(want.sizes()));
-  if (got.dtype() != want.dtype())
-    return detail::concat("dtype ", dtype_name(got.dtype()), " != expected ", dtype_name(want.dtype()));
-  const Tensor g = got.to(Device("cpu")).to(kFloat64).contiguous();
-  const Tensor w = want.to(Device("cpu")).to(kFloat64).contiguous();
-  const double* gp = g.data_ptr<double>();
-  const double* wp = w.data_ptr<double>();
-  int64_t bad = 0, first = -1;
-  double worst = 0;
-  for (int64_t i = 0, n = g.numel(); i < n; ++i) {
-    const double a = gp[i], b = wp[i];
-    if (std::isnan(a) && std::isnan(b)) continue;
-    if (a == b) continue;
-    const double err = std::fabs(a - b);
-    if (err <= atol + rtol * std::fabs(b)) continue;
-    if (first < 0) first = i;
-    worst = std::max(worst, err);
-    ++bad;
-  }
-  if (bad == 0) return "";
-  return detail::concat(bad, " of ", g.numel(), " elements differ (first at flat index ", first, ": ", gp[first],
-                        " vs expected ", wp[first], "; max abs error ", worst, ", rtol ", rtol, ", atol ", atol, ")");
+  const Comparison c = axle::compare(got, want, Tolerance{.rtol = rtol, .atol = atol, .equal_nan = true});
+  if (c.matches()) return "";
+  if (!c.mismatch.empty()) return c.mismatch;
+  return detail::concat(c.describe(), " with rtol ", rtol, ", atol ", atol, "; max abs error ", c.max_abs);
 }
 
 std::string error_class(const std::exception& e) {

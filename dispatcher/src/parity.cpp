@@ -1,5 +1,6 @@
 // The parity finder (axle/parity.h): record the application's operator calls,
 // replay each on two backends, compare.
+#include <axle/compare.h>
 #include <axle/dispatcher.h>
 #include <axle/generator.h>
 #include <axle/ops.h>
@@ -204,31 +205,13 @@ Difference compare(const Value& va, const Value& vb, const ParityOptions& o) {
                               dtype_name(b.dtype()), shape_string(b.sizes()));
     return d;
   }
-  const Tensor x = a.to(Device("cpu"), kFloat64).contiguous();
-  const Tensor y = b.to(Device("cpu"), kFloat64).contiguous();
-  const double* px = x.data_ptr<double>();
-  const double* py = y.data_ptr<double>();
+  // Integer and bool outputs must match exactly; NaN matches NaN.
   const bool exact = !is_floating_point(a.dtype());
-  int64_t bad = 0, first_bad = -1;
-  for (int64_t i = 0, n = x.numel(); i < n; ++i) {
-    const double p = px[i], q = py[i];
-    if (std::isnan(p) || std::isnan(q) || std::isinf(p) || std::isinf(q)) {
-      const bool same = (std::isnan(p) && std::isnan(q)) || p == q;
-      if (!same && bad++ == 0) first_bad = i;
-      continue;
-    }
-    const double abs = std::fabs(p - q);
-    d.max_abs = std::max(d.max_abs, abs);
-    d.max_rel = std::max(d.max_rel, abs / std::max(std::fabs(q), std::numeric_limits<double>::min()));
-    if (exact ? abs != 0 : abs > o.atol + o.rtol * std::fabs(q)) {
-      if (bad++ == 0) first_bad = i;
-    }
-  }
-  if (bad) {
-    d.differs = true;
-    d.detail = detail::concat(bad, " of ", x.numel(), " elements differ (first at flat index ", first_bad, ": ",
-                              px[first_bad], " vs ", py[first_bad], ")");
-  }
+  const Comparison c = axle::compare(a, b, Tolerance{.rtol = exact ? 0 : o.rtol, .atol = exact ? 0 : o.atol});
+  d.max_abs = c.max_abs;
+  d.max_rel = c.max_rel;
+  d.differs = !c.matches();
+  if (d.differs) d.detail = c.describe();
   return d;
 }
 

@@ -1,6 +1,7 @@
 // The one header an application includes: tensors, ops, dispatcher, config.
 #pragma once
 
+#include <axle/compare.h>
 #include <axle/config.h>
 #include <axle/device.h>
 #include <axle/device_runtime.h>
