@@ -212,35 +212,49 @@ Pool4 pool4(const axle_tensor_view& v) {
 
 int64_t list_at(const axle_kernel_call* c, int arg, int i) { return c->args[arg].u.ints.items[i]; }
 
-// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode): torch's
-// CPU loop: the first maximum wins, a NaN replaces the running maximum.
+// Calls fn(n, c, oh, ow) for every element of a 4-d pooling output.
+template <typename Fn>
+void for_each_output(const Pool4& y, Fn&& fn) {
+  for (int64_t n = 0; n < y.size[0]; ++n)
+    for (int64_t ch = 0; ch < y.size[1]; ++ch)
+      for (int64_t oh = 0; oh < y.size[2]; ++oh)
+        for (int64_t ow = 0; ow < y.size[3]; ++ow) fn(n, ch, oh, ow);
+}
+
+// The maximum of x[n, ch] over rows h0, h0 + dh, ... < h1 and columns w0, w0 + dw, ... < w1,
+// as torch's CPU loops take it: the first maximum wins, a NaN replaces the running maximum.
+// Stores it in y[n, ch, oh, ow] and its flat index h * W + w in ix[n, ch, oh, ow].
+void store_window_max(const Pool4& x, const Pool4& y, const Pool4& ix, int64_t n, int64_t ch, int64_t oh, int64_t ow,
+                      int64_t h0, int64_t h1, int64_t dh, int64_t w0, int64_t w1, int64_t dw) {
+  const int64_t W = x.size[3];
+  int64_t best = h0 * W + w0;
+  double maxval = -std::numeric_limits<double>::infinity();
+  for (int64_t h = h0; h < h1; h += dh)
+    for (int64_t w = w0; w < w1; w += dw) {
+      const double v = load_as<double>(x.at(n, ch, h, w), x.dtype);
+      if (v > maxval || std::isnan(v)) {
+        maxval = v;
+        best = h * W + w;
+      }
+    }
+  store_from<double>(y.at(n, ch, oh, ow), y.dtype, maxval);
+  *reinterpret_cast<int64_t*>(ix.at(n, ch, oh, ow)) = best;
+}
+
+// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode).
 axle_status max_pool2d_with_indices(void*, const axle_kernel_call* c) {
   const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]), ix = pool4(c->outputs[1]);
   if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "max_pool2d", x.dtype);
   const int64_t kh = list_at(c, 1, 0), kw = list_at(c, 1, 1), sh = list_at(c, 2, 0), sw = list_at(c, 2, 1);
   const int64_t ph = list_at(c, 3, 0), pw = list_at(c, 3, 1), dh = list_at(c, 4, 0), dw = list_at(c, 4, 1);
   const int64_t H = x.size[2], W = x.size[3];
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t ch = 0; ch < y.size[1]; ++ch)
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          int64_t h0 = oh * sh - ph, w0 = ow * sw - pw;
-          const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, H), w1 = std::min(w0 + (kw - 1) * dw + 1, W);
-          while (h0 < 0) h0 += dh;
-          while (w0 < 0) w0 += dw;
-          int64_t best = h0 * W + w0;
-          double maxval = -std::numeric_limits<double>::infinity();
-          for (int64_t h = h0; h < h1; h += dh)
-            for (int64_t w = w0; w < w1; w += dw) {
-              const double v = load_as<double>(x.at(n, ch, h, w), x.dtype);
-              if (v > maxval || std::isnan(v)) {
-                maxval = v;
-                best = h * W + w;
-              }
-            }
-          store_from<double>(y.at(n, ch, oh, ow), y.dtype, maxval);
-          *reinterpret_cast<int64_t*>(ix.at(n, ch, oh, ow)) = best;
-        }
+  for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
+    int64_t h0 = oh * sh - ph, w0 = ow * sw - pw;
+    const int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, H), w1 = std::min(w0 + (kw - 1) * dw + 1, W);
+    while (h0 < 0) h0 += dh;
+    while (w0 < 0) w0 += dw;
+    store_window_max(x, y, ix, n, ch, oh, ow, h0, h1, dh, w0, w1, dw);
+  });
   return AXLE_OK;
 }
 
@@ -256,35 +270,32 @@ axle_status avg_pool2d(void*, const axle_kernel_call* c) {
   const int64_t divisor = has_divisor ? arg_int(c, 6) : 0;
   const bool integral = !is_floating(x.dtype);
   const int64_t H = x.size[2], W = x.size[3];
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t ch = 0; ch < y.size[1]; ++ch)
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          int64_t h0 = oh * sh - ph, w0 = ow * sw - pw;
-          int64_t h1 = std::min(h0 + kh, H + ph), w1 = std::min(w0 + kw, W + pw);
-          const int64_t pool_size = (h1 - h0) * (w1 - w0);
-          h0 = std::max<int64_t>(h0, 0);
-          w0 = std::max<int64_t>(w0, 0);
-          h1 = std::min(h1, H);
-          w1 = std::min(w1, W);
-          char* dst = y.at(n, ch, oh, ow);
-          if (h0 >= h1 || w0 >= w1) {
-            store_from<double>(dst, y.dtype, 0.0);
-            continue;
-          }
-          const int64_t factor = has_divisor ? divisor : include_pad ? pool_size : (h1 - h0) * (w1 - w0);
-          if (integral) {
-            int64_t sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) sum += load_as<int64_t>(x.at(n, ch, h, w), x.dtype);
-            store_from<int64_t>(dst, y.dtype, sum / factor);
-          } else {
-            double sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) sum += load_as<double>(x.at(n, ch, h, w), x.dtype);
-            store_from<double>(dst, y.dtype, sum / static_cast<double>(factor));
-          }
-        }
+  for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
+    int64_t h0 = oh * sh - ph, w0 = ow * sw - pw;
+    int64_t h1 = std::min(h0 + kh, H + ph), w1 = std::min(w0 + kw, W + pw);
+    const int64_t pool_size = (h1 - h0) * (w1 - w0);
+    h0 = std::max<int64_t>(h0, 0);
+    w0 = std::max<int64_t>(w0, 0);
+    h1 = std::min(h1, H);
+    w1 = std::min(w1, W);
+    char* dst = y.at(n, ch, oh, ow);
+    if (h0 >= h1 || w0 >= w1) {
+      store_from<double>(dst, y.dtype, 0.0);
+      return;
+    }
+    const int64_t factor = has_divisor ? divisor : include_pad ? pool_size : (h1 - h0) * (w1 - w0);
+    if (integral) {
+      int64_t sum = 0;
+      for (int64_t h = h0; h < h1; ++h)
+        for (int64_t w = w0; w < w1; ++w) sum += load_as<int64_t>(x.at(n, ch, h, w), x.dtype);
+      store_from<int64_t>(dst, y.dtype, sum / factor);
+    } else {
+      double sum = 0;
+      for (int64_t h = h0; h < h1; ++h)
+        for (int64_t w = w0; w < w1; ++w) sum += load_as<double>(x.at(n, ch, h, w), x.dtype);
+      store_from<double>(dst, y.dtype, sum / static_cast<double>(factor));
+    }
+  });
   return AXLE_OK;
 }
 
@@ -296,43 +307,25 @@ axle_status adaptive_avg_pool2d(void*, const axle_kernel_call* c) {
   const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]);
   if (x.dtype == AXLE_DTYPE_FLOAT16 && numel(c->outputs[0]) > 0)
     return not_implemented(c, "adaptive_avg_pool2d", x.dtype);
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t ch = 0; ch < y.size[1]; ++ch)
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          const int64_t h0 = start_index(oh, y.size[2], x.size[2]), h1 = end_index(oh, y.size[2], x.size[2]);
-          const int64_t w0 = start_index(ow, y.size[3], x.size[3]), w1 = end_index(ow, y.size[3], x.size[3]);
-          double sum = 0;
-          for (int64_t h = h0; h < h1; ++h)
-            for (int64_t w = w0; w < w1; ++w) sum += load_as<double>(x.at(n, ch, h, w), x.dtype);
-          store_from<double>(y.at(n, ch, oh, ow), y.dtype, sum / static_cast<double>((h1 - h0) * (w1 - w0)));
-        }
+  for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
+    const int64_t h0 = start_index(oh, y.size[2], x.size[2]), h1 = end_index(oh, y.size[2], x.size[2]);
+    const int64_t w0 = start_index(ow, y.size[3], x.size[3]), w1 = end_index(ow, y.size[3], x.size[3]);
+    double sum = 0;
+    for (int64_t h = h0; h < h1; ++h)
+      for (int64_t w = w0; w < w1; ++w) sum += load_as<double>(x.at(n, ch, h, w), x.dtype);
+    store_from<double>(y.at(n, ch, oh, ow), y.dtype, sum / static_cast<double>((h1 - h0) * (w1 - w0)));
+  });
   return AXLE_OK;
 }
 
 axle_status adaptive_max_pool2d(void*, const axle_kernel_call* c) {
   const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]), ix = pool4(c->outputs[1]);
   if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "adaptive_max_pool2d", x.dtype);
-  const int64_t W = x.size[3];
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t ch = 0; ch < y.size[1]; ++ch)
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          const int64_t h0 = start_index(oh, y.size[2], x.size[2]), h1 = end_index(oh, y.size[2], x.size[2]);
-          const int64_t w0 = start_index(ow, y.size[3], x.size[3]), w1 = end_index(ow, y.size[3], x.size[3]);
-          int64_t best = h0 * W + w0;
-          double maxval = -std::numeric_limits<double>::infinity();
-          for (int64_t h = h0; h < h1; ++h)
-            for (int64_t w = w0; w < w1; ++w) {
-              const double v = load_as<double>(x.at(n, ch, h, w), x.dtype);
-              if (v > maxval || std::isnan(v)) {
-                maxval = v;
-                best = h * W + w;
-              }
-            }
-          store_from<double>(y.at(n, ch, oh, ow), y.dtype, maxval);
-          *reinterpret_cast<int64_t*>(ix.at(n, ch, oh, ow)) = best;
-        }
+  for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
+    const int64_t h0 = start_index(oh, y.size[2], x.size[2]), h1 = end_index(oh, y.size[2], x.size[2]);
+    const int64_t w0 = start_index(ow, y.size[3], x.size[3]), w1 = end_index(ow, y.size[3], x.size[3]);
+    store_window_max(x, y, ix, n, ch, oh, ow, h0, h1, 1, w0, w1, 1);
+  });
   return AXLE_OK;
 }
 
