@@ -3,6 +3,7 @@
 // from torch at test time when python3-torch is installed).
 #include <axle/dtype.h>
 #include <axle/error.h>
+#include <axle/plugin/helpers.hpp>
 
 #include <ostream>
 
@@ -29,6 +30,13 @@ constexpr DType kPromotion[kNumDTypes][kNumDTypes] = {
 constexpr std::string_view kNames[kNumDTypes] = {"float32", "float64", "float16", "bfloat16", "int8",
                                                  "uint8",   "int16",   "int32",   "int64",    "bool"};
 
+// DType's values are the plugin ABI's axle_dtype values: kernels receive them as they are.
+static_assert(static_cast<int>(kFloat32) == AXLE_DTYPE_FLOAT32 && static_cast<int>(kFloat64) == AXLE_DTYPE_FLOAT64 &&
+              static_cast<int>(kFloat16) == AXLE_DTYPE_FLOAT16 && static_cast<int>(kBFloat16) == AXLE_DTYPE_BFLOAT16 &&
+              static_cast<int>(kInt8) == AXLE_DTYPE_INT8 && static_cast<int>(kUInt8) == AXLE_DTYPE_UINT8 &&
+              static_cast<int>(kInt16) == AXLE_DTYPE_INT16 && static_cast<int>(kInt32) == AXLE_DTYPE_INT32 &&
+              static_cast<int>(kInt64) == AXLE_DTYPE_INT64 && static_cast<int>(kBool) == AXLE_DTYPE_BOOL);
+
 int index_of(DType d) {
   const int i = static_cast<int>(d);
   if (i < 0 || i >= kNumDTypes) detail::invalid_dtype(i);
@@ -41,6 +49,7 @@ namespace detail {
 void invalid_dtype(int value) { throw DTypeError(concat("invalid dtype value ", value)); }
 }  // namespace detail
 std::string_view dtype_name(DType d) { return kNames[index_of(d)]; }
+const char* torch_type_name(DType d) { return plugin::torch_type_name(static_cast<axle_dtype>(index_of(d))); }
 
 DType dtype_from_name(std::string_view name) {
   if (name.substr(0, 6) == "torch.") name.remove_prefix(6);

@@ -17,24 +17,9 @@ using namespace axle::plugin;
 
 namespace {
 
-const char* scalar_type_name(axle_dtype d) {
-  switch (d) {
-    case AXLE_DTYPE_FLOAT32: return "Float";
-    case AXLE_DTYPE_FLOAT64: return "Double";
-    case AXLE_DTYPE_FLOAT16: return "Half";
-    case AXLE_DTYPE_BFLOAT16: return "BFloat16";
-    case AXLE_DTYPE_INT8: return "Char";
-    case AXLE_DTYPE_UINT8: return "Byte";
-    case AXLE_DTYPE_INT16: return "Short";
-    case AXLE_DTYPE_INT32: return "Int";
-    case AXLE_DTYPE_INT64: return "Long";
-    default: return "Bool";
-  }
-}
-
 axle_status not_implemented(const axle_kernel_call* c, const char* kernel, axle_dtype d) {
   return fail(c, AXLE_ERROR_DTYPE,
-              std::string(c->op_name) + ": \"" + kernel + "\" not implemented for '" + scalar_type_name(d) + "'");
+              std::string(c->op_name) + ": \"" + kernel + "\" not implemented for '" + torch_type_name(d) + "'");
 }
 
 // An N-d view padded to [n, c, d0, d1, d2] (missing spatial dims: size 1, stride 0), element strides.

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include <fstream>
 #include <sstream>
 
@@ -37,4 +40,10 @@ TEST_CASE("promotion table equals torch.promote_types") {
     ++rows;
   }
   CHECK(rows == kNumDTypes * kNumDTypes);
+}
+
+TEST_CASE("torch_type_name: torch's ScalarType names for every dtype") {
+  const std::vector<std::string> names = {"Float", "Double", "Half", "BFloat16", "Char",
+                                          "Byte",  "Short",  "Int",  "Long",     "Bool"};
+  for (DType d : kAllDTypes) CHECK(torch_type_name(d) == names[static_cast<size_t>(d)]);
 }

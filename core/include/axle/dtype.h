@@ -59,6 +59,8 @@ inline size_t element_size(DType d) {
 }
 // "float32", "int64", ... (torch's names without the "torch." prefix).
 AXLE_API std::string_view dtype_name(DType d);
+// torch's ScalarType name ("Float", "Half", "Long", ...), as torch's errors spell it.
+AXLE_API const char* torch_type_name(DType d);
 // Parses "float32"/"float"/"torch.float32"/"long"...; throws DTypeError naming the text.
 AXLE_API DType dtype_from_name(std::string_view name);
 AXLE_API bool is_floating_point(DType d);

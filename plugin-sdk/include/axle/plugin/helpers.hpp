@@ -103,6 +103,22 @@ inline bool is_floating(axle_dtype d) {
          d == AXLE_DTYPE_BFLOAT16;
 }
 inline bool is_integral(axle_dtype d) { return !is_floating(d) && d != AXLE_DTYPE_BOOL; }
+// PyTorch's ScalarType names ("Float", "Half", "Long", ...), as its errors spell
+// them: "\"addmm\" not implemented for 'Half'".
+inline const char* torch_type_name(axle_dtype d) {
+  switch (d) {
+    case AXLE_DTYPE_FLOAT32: return "Float";
+    case AXLE_DTYPE_FLOAT64: return "Double";
+    case AXLE_DTYPE_FLOAT16: return "Half";
+    case AXLE_DTYPE_BFLOAT16: return "BFloat16";
+    case AXLE_DTYPE_INT8: return "Char";
+    case AXLE_DTYPE_UINT8: return "Byte";
+    case AXLE_DTYPE_INT16: return "Short";
+    case AXLE_DTYPE_INT32: return "Int";
+    case AXLE_DTYPE_INT64: return "Long";
+    default: return "Bool";
+  }
+}
 
 // Load any dtype as the compute type T (double, int64_t or bool) and store back.
 template <typename T>
