@@ -231,11 +231,6 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
 
 }  // namespace
 
-const OpEntry* copy_op() {
-  static const OpEntry* e = Registry::get().find("copy_");
-  return e;
-}
-
 axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim,
                                            const int64_t* sizes, axle_tensor_view* out) {
   auto* ctx = static_cast<KernelCallContext*>(context);
