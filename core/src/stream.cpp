@@ -12,35 +12,6 @@
 namespace axle {
 
 namespace {
-void release_done(const Device& device, void* stream, bool all_streams);
-}
-
-struct Stream::Impl {
-  Device device;
-  void* handle;
-  Impl(const Device& d, void* h) : device(d), handle(h) {}
-  ~Impl() {
-    try {
-      DeviceRuntime& rt = device_runtime(device.type());
-      rt.stream_synchronize(device.index(), handle);
-      release_done(device, handle, false);  // what non_blocking copies kept alive on it
-      rt.stream_destroy(device.index(), handle);
-    } catch (...) {  // destructors do not throw; the runtime logged the failure
-    }
-  }
-};
-
-Stream Stream::default_stream(const Device& device) { return Stream(device.resolved(), nullptr); }
-
-Stream Stream::create(const Device& device) {
-  const Device d = device.resolved();
-  DeviceRuntime& rt = checked_runtime(d);
-  return Stream(d, std::make_shared<Impl>(d, rt.stream_create(d.index())));
-}
-
-void* Stream::handle() const { return impl_ ? impl_->handle : nullptr; }
-
-namespace {
 
 // ---------------------------------------------------------------- kept-alive memory
 struct Pending {
@@ -84,6 +55,35 @@ void release_done(const Device& device, void* stream, bool all_streams) {
   }
   for (Pending& p : done) wait_and_release(p);  // already complete: returns at once
 }
+
+}  // namespace
+
+struct Stream::Impl {
+  Device device;
+  void* handle;
+  Impl(const Device& d, void* h) : device(d), handle(h) {}
+  ~Impl() {
+    try {
+      DeviceRuntime& rt = device_runtime(device.type());
+      rt.stream_synchronize(device.index(), handle);
+      release_done(device, handle, false);  // what non_blocking copies kept alive on it
+      rt.stream_destroy(device.index(), handle);
+    } catch (...) {  // destructors do not throw; the runtime logged the failure
+    }
+  }
+};
+
+Stream Stream::default_stream(const Device& device) { return Stream(device.resolved(), nullptr); }
+
+Stream Stream::create(const Device& device) {
+  const Device d = device.resolved();
+  DeviceRuntime& rt = checked_runtime(d);
+  return Stream(d, std::make_shared<Impl>(d, rt.stream_create(d.index())));
+}
+
+void* Stream::handle() const { return impl_ ? impl_->handle : nullptr; }
+
+namespace {
 
 // ---------------------------------------------------------------- current streams
 std::atomic<int> g_streams_set{0};  // threads x devices with a non-default current stream

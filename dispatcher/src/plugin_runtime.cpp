@@ -1,6 +1,7 @@
 // The host side of the plugin ABI: the host API given to plugins, the mapping of
 // status codes to typed exceptions, and DeviceRuntime over a plugin's
 // axle_device_interface.
+#include "call_internal.h"
 #include "config_internal.h"
 #include "registry.h"
 
@@ -61,20 +62,12 @@ const char* host_get_option(const char* plugin, const char* key) {
   return buffer.c_str();
 }
 
-axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim, const int64_t* sizes,
-                                 axle_tensor_view* out);
-
-}  // namespace
-
-// Defined in call.cpp: the data-dependent output path.
-axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim,
-                                           const int64_t* sizes, axle_tensor_view* out);
-
-namespace {
+// allocate_output: a data-dependent output, allocated by the call path (call.cpp).
 axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim, const int64_t* sizes,
                                  axle_tensor_view* out) {
   return allocate_data_dependent_output(context, index, dtype, ndim, sizes, out);
 }
+
 }  // namespace
 
 const axle_host_api* host_api() {

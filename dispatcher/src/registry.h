@@ -60,11 +60,11 @@ struct Candidate {
   std::atomic<uint64_t>* declines = nullptr;
 };
 
-// The host fallback policy of `op` on device type `type` (call.cpp).
+// The host fallback policy of `op` on device type `type` (host_fallback.cpp).
 FallbackPolicy fallback_policy(const Config& cfg, const OpEntry& op, DeviceType type);
 
 // The decline counter of (op, device type, plugin), created on first request
-// (table builds) and never freed (call.cpp; read by decline_stats()).
+// (table builds) and never freed (call_stats.cpp; read by decline_stats()).
 std::atomic<uint64_t>* decline_counter(const std::string& op, const std::string& device_type,
                                        const std::string& plugin);
 

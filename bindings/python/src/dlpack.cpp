@@ -79,8 +79,6 @@ Device axle_device_of(const DLDevice& d, const char* where) {
   return dev;
 }
 
-Tensor from_cuda_array_interface(const py::object& obj, int device_index);
-
 // Work queued on the tensor's device finishes before another library reads it.
 void settle(const Tensor& t) {
   if (!t.device().is_cpu()) current_stream(t.device()).synchronize();
@@ -113,33 +111,6 @@ py::object to_dlpack(const Tensor& t, const py::object& stream) {
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::object>(cap);
-}
-
-Tensor from_dlpack(const py::object& obj) {
-  if (!py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__cuda_array_interface__"))
-    return from_cuda_array_interface(obj, -1);
-  py::object capsule = obj;
-  if (py::hasattr(obj, "__dlpack__")) capsule = obj.attr("__dlpack__")();
-  AXLE_CHECK(PyCapsule_IsValid(capsule.ptr(), "dltensor"), ValueError,
-             "from_dlpack(): expected an object with __dlpack__ or an unused 'dltensor' capsule");
-  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-  const DLTensor& dl = m->dl_tensor;
-  const Device device = axle_device_of(dl.device, "from_dlpack()");
-  const DType dt = axle_dtype_of(dl.dtype);
-  IntList sizes(dl.shape, dl.shape + dl.ndim);
-  IntList strides = dl.strides ? IntList(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
-  for (int64_t s : strides) AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative strides are not supported");
-  void* data = static_cast<char*>(dl.data) + dl.byte_offset;
-  // The producer's deleter may touch Python objects (numpy's does): hold the GIL.
-  Tensor t = from_blob(data, sizes, strides,
-                       [m](void*) {
-                         if (!m->deleter || !Py_IsInitialized()) return;
-                         py::gil_scoped_acquire gil;
-                         m->deleter(m);
-                       },
-                       TensorOptions().dtype(dt).device(device));
-  PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // ownership moved to `t`
-  return t;
 }
 
 // ---------------------------------------------------------------- __cuda_array_interface__ (v3)
@@ -236,6 +207,35 @@ Tensor from_cuda_array_interface(const py::object& obj, int device_index) {
                      delete keep;
                    },
                    TensorOptions().dtype(dt).device(device));
+}
+
+// ---------------------------------------------------------------- from_dlpack
+// A DLPack producer, or failing that an object with __cuda_array_interface__.
+Tensor from_dlpack(const py::object& obj) {
+  if (!py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__cuda_array_interface__"))
+    return from_cuda_array_interface(obj, -1);
+  py::object capsule = obj;
+  if (py::hasattr(obj, "__dlpack__")) capsule = obj.attr("__dlpack__")();
+  AXLE_CHECK(PyCapsule_IsValid(capsule.ptr(), "dltensor"), ValueError,
+             "from_dlpack(): expected an object with __dlpack__ or an unused 'dltensor' capsule");
+  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  const DLTensor& dl = m->dl_tensor;
+  const Device device = axle_device_of(dl.device, "from_dlpack()");
+  const DType dt = axle_dtype_of(dl.dtype);
+  IntList sizes(dl.shape, dl.shape + dl.ndim);
+  IntList strides = dl.strides ? IntList(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
+  for (int64_t s : strides) AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative strides are not supported");
+  void* data = static_cast<char*>(dl.data) + dl.byte_offset;
+  // The producer's deleter may touch Python objects (numpy's does): hold the GIL.
+  Tensor t = from_blob(data, sizes, strides,
+                       [m](void*) {
+                         if (!m->deleter || !Py_IsInitialized()) return;
+                         py::gil_scoped_acquire gil;
+                         m->deleter(m);
+                       },
+                       TensorOptions().dtype(dt).device(device));
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // ownership moved to `t`
+  return t;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Runtime functions: plugins, devices, explain, load_plugin, defaults, fallback stats.
+// Runtime functions, one binding function per concept: generators, plugins and
+// devices, files, defaults, configuration, streams, memory, trace, parity.
 #include "bindings.h"
 #include "convert.h"
 
@@ -13,8 +14,10 @@
 
 namespace axle::python {
 
-void bind_runtime(py::module_& m) {
-  m.def("version", &version);
+namespace {
+
+// Generator and the default generators.
+void bind_generators(py::module_& m) {
   py::class_<Generator>(m, "Generator", "A seeded random-number stream (torch.Generator): (seed, offset) of Philox.")
       .def(py::init([](const py::object& device) {
              return Generator(device.is_none() ? Device("cpu") : *as_device(device));
@@ -37,6 +40,10 @@ void bind_runtime(py::module_& m) {
     manual_seed(static_cast<uint64_t>(s));
     return default_generator(Device("cpu"));
   });
+}
+
+// Plugins, devices, explain, load_plugin, fallback stats.
+void bind_plugins(py::module_& m) {
   m.def("plugins", [] {
     py::list out;
     for (const PluginInfo& p : plugins()) {
@@ -88,6 +95,10 @@ void bind_runtime(py::module_& m) {
     for (const FallbackCount& f : fallback_stats()) out[py::make_tuple(f.op, f.device)] = f.count;
     return out;
   }, "Host-fallback hits per (op, device type).");
+}
+
+// safetensors and .npy files.
+void bind_serialization(py::module_& m) {
   m.def("_save_safetensors", [](const std::map<std::string, Tensor>& tensors, const std::string& path,
                                 const std::map<std::string, std::string>& metadata) {
     py::gil_scoped_release release;
@@ -103,12 +114,20 @@ void bind_runtime(py::module_& m) {
   });
   m.def("_save_npy", [](const Tensor& t, const std::string& path) { save_npy(t, path); });
   m.def("_load_npy", [](const std::string& path) { return load_npy(path); });
+}
+
+// The default dtype and device; dtype promotion.
+void bind_defaults(py::module_& m) {
   m.def("_get_default_dtype", [] { return static_cast<int>(get_default_dtype()); });
   m.def("_set_default_dtype", [](int d) { set_default_dtype(static_cast<DType>(d)); });
   m.def("_get_default_device", [] { return get_default_device().str(); });
   m.def("_set_default_device", [](const std::string& d) { set_default_device(Device(d)); });
   m.def("_check_device", [](const std::string& d) { return Device(d).str(); });
-  // ---- configuration (issue 8)
+  m.def("_promote_types", [](int a, int b) { return static_cast<int>(promote_types(static_cast<DType>(a), static_cast<DType>(b))); });
+}
+
+// Configuration (issue 8), matmul precision, deterministic algorithms.
+void bind_config(py::module_& m) {
   m.def("_configure", [](const std::string& json_text) { configure(Config::parse(json_text, "axle.configure")); });
   m.def("config_sources", [] {
     py::list out;
@@ -127,7 +146,10 @@ void bind_runtime(py::module_& m) {
   m.def("get_float32_matmul_precision", &get_float32_matmul_precision);
   m.def("use_deterministic_algorithms", &use_deterministic_algorithms, py::arg("mode"));
   m.def("are_deterministic_algorithms_enabled", &are_deterministic_algorithms_enabled);
-  // ---- streams and events (torch.cuda.Stream / Event for any device type)
+}
+
+// Streams and events (torch.cuda.Stream / Event for any device type).
+void bind_streams(py::module_& m) {
   py::class_<Stream>(m, "Stream", "A device queue; ops enqueue on the current stream of their device.")
       .def(py::init([](const std::string& device) { return Stream::create(Device(device)); }), py::arg("device"))
       .def_static("default", [](const std::string& device) { return Stream::default_stream(Device(device)); },
@@ -157,7 +179,10 @@ void bind_runtime(py::module_& m) {
     py::gil_scoped_release release;
     synchronize(Device(device));
   }, py::arg("device"), "Waits for all work on the device (every stream).");
-  // ---- the device's caching allocator (torch.cuda.memory_stats and friends)
+}
+
+// The device's caching allocator (torch.cuda.memory_stats and friends).
+void bind_memory(py::module_& m) {
   m.def("memory_stats", [](const std::string& device) {
     const AllocatorStats st = memory_stats(Device(device));
     py::dict d;
@@ -177,7 +202,10 @@ void bind_runtime(py::module_& m) {
         py::arg("device") = "cpu", "Bytes the device's caching allocator holds (allocated plus cached).");
   m.def("empty_cache", [](const std::string& device) { empty_cache(Device(device)); }, py::arg("device") = "cpu",
         "Returns the allocator's cached, unused blocks to the device.");
-  // ---- trace mode
+}
+
+// Trace mode.
+void bind_trace(py::module_& m) {
   m.def("_set_trace_enabled", &set_trace_enabled);
   m.def("trace_enabled", &trace_enabled);
   m.def("clear_trace", &clear_trace);
@@ -212,7 +240,10 @@ void bind_runtime(py::module_& m) {
     }
     return out;
   }, "The recorded operator calls, each a dict (op, device, kind, plugin, provenance, declined, ..., line).");
-  // ---- parity finder
+}
+
+// The parity finder: recordings and backend comparisons.
+void bind_parity(py::module_& m) {
   py::class_<Recording>(m, "Recording", "Operator calls recorded by axle.record(fn): replayable on any backend.")
       .def("save", &Recording::save, py::arg("path"))
       .def_static("load", &Recording::load, py::arg("path"))
@@ -251,7 +282,21 @@ void bind_runtime(py::module_& m) {
     const Backend ba = Backend::parse(a), bb = Backend::parse(b);
     return result_dict(find_parity(rec, ba, bb, ParityOptions{rtol, atol}), ba, bb);
   });
-  m.def("_promote_types", [](int a, int b) { return static_cast<int>(promote_types(static_cast<DType>(a), static_cast<DType>(b))); });
+}
+
+}  // namespace
+
+void bind_runtime(py::module_& m) {
+  m.def("version", &version);
+  bind_generators(m);
+  bind_plugins(m);
+  bind_serialization(m);
+  bind_defaults(m);
+  bind_config(m);
+  bind_streams(m);
+  bind_memory(m);
+  bind_trace(m);
+  bind_parity(m);
 }
 
 }  // namespace axle::python

@@ -1,0 +1,153 @@
+// Plugin validation: whether a plugin may join: its ABI version, its
+// descriptor, the agreement of descriptor and manifest, its name (valid, not a
+// duplicate) and the configuration (backends.allow / backends.deny,
+// plugins.<name>.enabled and .rank). Every refusal is recorded with its reason.
+#include "plugin_loader.h"
+
+#include <axle/config.h>
+#include <axle/logging.h>
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+namespace axle {
+
+std::string abi_incompatibility(int plugin_major, int plugin_minor, int core_major, int core_minor) {
+  if (plugin_major != core_major)
+    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " does not match the core's major ",
+                          core_major, " (core ABI ", core_major, ".", core_minor, ")");
+  if (plugin_minor > core_minor)
+    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " is newer than the core's ", core_major,
+                          ".", core_minor, "; upgrade axle");
+  return {};  // same major, older or equal minor: fields are append-only
+}
+
+namespace {
+
+bool valid_plugin_name(std::string_view n) {
+  if (n.empty() || n.size() > 64) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+// backends.allow / backends.deny: shell globs on plugin names. Why the plugin
+// is kept out, or "".
+std::string backend_filter_reason(const Config& cfg, const std::string& name) {
+  auto matches = [&](const std::vector<std::string>& globs, std::string* which) {
+    for (const auto& g : globs)
+      if (fnmatch(g.c_str(), name.c_str(), 0) == 0) {
+        *which = g;
+        return true;
+      }
+    return false;
+  };
+  std::string glob;
+  if (cfg.backends_deny && matches(*cfg.backends_deny, &glob))
+    return "denied by configuration (backends.deny has '" + glob + "')";
+  if (cfg.backends_allow && !matches(*cfg.backends_allow, &glob))
+    return "not in the configuration's backends.allow list";
+  return "";
+}
+
+// Why a plugin's descriptor cannot be used, or "".
+std::string descriptor_problem(const axle_plugin_descriptor* d) {
+  if (!d) return AXLE_PLUGIN_ENTRY_SYMBOL "() returned NULL";
+  if (d->struct_size < sizeof(axle_plugin_descriptor))
+    return detail::concat("descriptor struct_size ", d->struct_size, " is smaller than ABI 1.0's ",
+                          sizeof(axle_plugin_descriptor));
+  if (std::string why = abi_incompatibility(d->abi_major, d->abi_minor, AXLE_ABI_MAJOR, AXLE_ABI_MINOR); !why.empty())
+    return why;
+  if (!d->register_plugin || !d->name || (d->num_device_types > 0 && !d->device_types) || d->num_device_types < 0)
+    return "descriptor lacks name, device types or register function";
+  for (int i = 0; i < d->num_device_types; ++i)
+    if (!d->device_types[i]) return "descriptor has a NULL device type";
+  return {};
+}
+
+// The first field on which a plugin's manifest (`info`) and its library's
+// descriptor disagree, or "".
+std::string manifest_mismatch(const PluginInfo& info, const axle_plugin_descriptor* d, const std::string& version,
+                              const std::vector<std::string>& types) {
+  std::string diff;
+  auto cmp = [&](const char* field, const std::string& m, const std::string& l) {
+    if (m != l && diff.empty()) diff = detail::concat(field, ": manifest says '", m, "', library says '", l, "'");
+  };
+  cmp("name", info.name, d->name);
+  cmp("version", info.version, version);
+  cmp("abi", detail::concat(info.abi_major, ".", info.abi_minor), detail::concat(d->abi_major, ".", d->abi_minor));
+  std::string mt, lt;
+  for (auto& t : info.device_types) mt += t + ",";
+  for (auto& t : types) lt += t + ",";
+  cmp("device_types", mt, lt);
+  return diff;
+}
+
+}  // namespace
+
+void PluginManager::Impl::reject(PluginRecord& r, const std::string& why) {
+  r.info.status = PluginStatus::Rejected;
+  r.info.reason = why;
+  AXLE_LOG(LogLevel::Warn, "plugin ", r.info.path, " rejected: ", why);
+}
+
+const PluginRecord* PluginManager::Impl::find_named(const std::string& name, const PluginRecord* except) const {
+  for (const auto& r : records)
+    if (r.get() != except && r->info.name == name &&
+        (r->info.status == PluginStatus::Loaded || r->info.status == PluginStatus::Available))
+      return r.get();
+  return nullptr;
+}
+
+bool PluginManager::Impl::check_identity(PluginRecord& r) {
+  if (!valid_plugin_name(r.info.name)) {
+    reject(r, detail::concat("invalid plugin name '", r.info.name, "' (expected [a-z0-9_]+)"));
+    return false;
+  }
+  if (const PluginRecord* other = find_named(r.info.name, &r)) {
+    reject(r, detail::concat("duplicate plugin name '", r.info.name, "': already provided by ", other->info.path));
+    return false;
+  }
+  const Config& cfg = effective_config();
+  if (const std::string why = backend_filter_reason(cfg, r.info.name); !why.empty()) {
+    r.info.status = PluginStatus::Disabled;
+    r.info.reason = why;
+    return false;
+  }
+  auto it = cfg.plugins.find(r.info.name);
+  if (it != cfg.plugins.end()) {
+    if (it->second.rank) r.info.rank = *it->second.rank;
+    if (it->second.enabled && !*it->second.enabled) {
+      r.info.status = PluginStatus::Disabled;
+      r.info.reason = "disabled by configuration (plugins." + r.info.name + ".enabled = false)";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool PluginManager::Impl::validate_descriptor(PluginRecord& r, const axle_plugin_descriptor* d) {
+  if (const std::string why = descriptor_problem(d); !why.empty()) {
+    reject(r, why);
+    return false;
+  }
+  std::vector<std::string> types;
+  for (int i = 0; i < d->num_device_types; ++i) types.emplace_back(d->device_types[i]);
+  const std::string version = d->version ? d->version : "";
+  if (r.info.has_manifest) {
+    if (const std::string diff = manifest_mismatch(r.info, d, version, types); !diff.empty()) {
+      reject(r, "manifest " + r.manifest_path + " does not match the library (" + diff + ")");
+      return false;
+    }
+    return true;
+  }
+  r.info.name = d->name;
+  r.info.version = version;
+  r.info.abi_major = d->abi_major;
+  r.info.abi_minor = d->abi_minor;
+  r.info.device_types = types;
+  r.info.rank = d->default_rank;
+  r.info.status = PluginStatus::Available;
+  return check_identity(r);
+}
+
+}  // namespace axle
