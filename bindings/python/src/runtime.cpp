@@ -126,7 +126,7 @@ void bind_defaults(py::module_& m) {
   m.def("_promote_types", [](int a, int b) { return static_cast<int>(promote_types(static_cast<DType>(a), static_cast<DType>(b))); });
 }
 
-// Configuration (issue 8), matmul precision, deterministic algorithms.
+// Configuration (layers, sources, reload), matmul precision, deterministic algorithms.
 void bind_config(py::module_& m) {
   m.def("_configure", [](const std::string& json_text) { configure(Config::parse(json_text, "axle.configure")); });
   m.def("config_sources", [] {
