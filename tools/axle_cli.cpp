@@ -32,6 +32,7 @@ constexpr const char* kUsage =
     "                                the coverage matrix: every operator x every backend (own kernel,\n"
     "                                composite, falls through, host fallback, missing); `axle ops --help`\n"
     "  config show [--json]          the effective configuration, each value with the layer it came from\n"
+    "  config keys [--json]          every configuration key: type, environment variable, meaning\n"
     "  parity RECORDING --a BACKEND --b BACKEND [--rtol R] [--atol A] [--json]\n"
     "                                the first recorded op call whose outputs differ between two backends\n"
     "                                (exit 3 when one does); `axle parity --help`\n"
@@ -42,6 +43,22 @@ constexpr const char* kUsage =
     "  version                       print the axle version\n"
     "\n"
     "exit codes: 0 success, 1 error (message on stderr), 2 usage error, 3 (parity) the backends differ\n";
+
+// `axle config keys`: the table of configuration keys (axle::config_keys()).
+int cmd_config_keys(bool as_json) {
+  if (as_json) {
+    json out = json::array();
+    for (const axle::ConfigKey& k : axle::config_keys())
+      out.push_back({{"key", k.key}, {"type", k.type}, {"env", k.env}, {"doc", k.doc}});
+    std::printf("%s\n", out.dump(1).c_str());
+    return 0;
+  }
+  for (const axle::ConfigKey& k : axle::config_keys())
+    std::printf("%-36.*s %-32.*s %-22.*s %.*s\n", static_cast<int>(k.key.size()), k.key.data(),
+                static_cast<int>(k.type.size()), k.type.data(), static_cast<int>(k.env.size()), k.env.data(),
+                static_cast<int>(k.doc.size()), k.doc.data());
+  return 0;
+}
 
 json plugin_json(const axle::PluginInfo& p) {
   return {{"name", p.name},
@@ -244,10 +261,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cmd == "config") {
-      if (positional.size() != 2 || positional[1] != "show") {
-        std::fputs("usage: axle config show [--json]\n", stderr);
+      if (positional.size() != 2 || (positional[1] != "show" && positional[1] != "keys")) {
+        std::fputs("usage: axle config show|keys [--json]\n", stderr);
         return 2;
       }
+      if (positional[1] == "keys") return cmd_config_keys(as_json);
       const auto entries = axle::config_sources();
       if (as_json) {
         json out = json::array();

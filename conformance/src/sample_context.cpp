@@ -3,6 +3,7 @@
 #include "samples/samples.h"
 
 #include <axle/compare.h>
+#include <axle/error_kinds.h>
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
@@ -168,20 +169,7 @@ std::string compare(const Tensor& got, const Tensor& want, double rtol, double a
 }
 
 std::string error_class(const std::exception& e) {
-#define AXLE_ERROR_CLASS(Name) \
-  if (dynamic_cast<const Name*>(&e)) return #Name;
-  AXLE_ERROR_CLASS(ShapeError)
-  AXLE_ERROR_CLASS(DTypeError)
-  AXLE_ERROR_CLASS(DeviceError)
-  AXLE_ERROR_CLASS(IndexError)
-  AXLE_ERROR_CLASS(ValueError)
-  AXLE_ERROR_CLASS(NotImplementedError)
-  AXLE_ERROR_CLASS(SchemaError)
-  AXLE_ERROR_CLASS(PluginError)
-  AXLE_ERROR_CLASS(ConfigError)
-  AXLE_ERROR_CLASS(OutOfMemoryError)
-  AXLE_ERROR_CLASS(Error)
-#undef AXLE_ERROR_CLASS
+  if (const ErrorKind* kind = error_kind_of(e)) return std::string(kind->name);
   return typeid(e).name();
 }
 

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstdint>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -35,17 +37,6 @@ const char* fallback_policy_name(FallbackPolicy p) {
     case FallbackPolicy::Silent: return "silent";
   }
   return "?";
-}
-
-const std::vector<std::string>& known_config_keys() {
-  static const std::vector<std::string> keys = {
-      "plugin_paths",     "log_level",        "fallback",         "fallback.policy", "fallback.devices",
-      "default_device",   "default_dtype",    "plugins",          "plugins.<name>.enabled",
-      "plugins.<name>.rank", "plugins.<name>.options", "cpu", "cpu.threads",
-      "allow_world_writable_plugin_paths", "backends", "backends.allow", "backends.deny", "fallback.ops",
-      "fallback.target", "matmul_precision", "deterministic", "log_pattern", "log_file", "trace", "trace.enabled",
-      "trace.file"};
-  return keys;
 }
 
 namespace detail {
@@ -118,10 +109,9 @@ bool get_bool(std::string_view source, const std::string& path, const json& v) {
   return v.get<bool>();
 }
 
-std::string check_matmul_precision(const std::string& p, std::string_view where) {
+void check_matmul_precision(const std::string& p, std::string_view where) {
   AXLE_CHECK(p == "highest" || p == "high" || p == "medium", ConfigError, where, ": invalid matmul precision '", p,
              "': expected highest, high or medium");
-  return p;
 }
 
 bool parse_env_bool(const char* text, const char* name) {
@@ -133,6 +123,338 @@ bool parse_env_bool(const char* text, const char* name) {
 
 }  // namespace
 
+// ---------------------------------------------------------------- the keys
+// Every configuration key is one row of the table in rows(): its dotted name,
+// type, environment variable and one-line doc, and how its value is read (from
+// JSON and from the environment), merged over a lower layer, listed
+// (config_sources) and looked up (Config::get, hence get_option). Parsing walks
+// the JSON document along the rows' names, so the allowed keys at each level and
+// the "did you mean" candidates come from the table too. docs/config.md lists
+// the same keys (tests/core/test_config.cpp checks it).
+namespace {
+
+// How one type of value is read from JSON and from an environment variable, and
+// written back as JSON text.
+template <class T>
+struct Codec {
+  std::function<T(const json& v, std::string_view source, const std::string& path)> from_json;
+  std::function<T(const char* text, const char* variable)> from_env;  // empty: no environment form
+  std::function<std::string(const T& value)> to_json;
+};
+
+// Validates a string value; `where` is the file or the environment variable.
+using StringCheck = void (*)(const std::string& value, std::string_view where);
+
+void check_log_level(const std::string& value, std::string_view) { parse_log_level(value); }
+
+Codec<std::string> string_codec(StringCheck check = nullptr) {
+  return {[check](const json& v, std::string_view source, const std::string& path) {
+            std::string s = get_string(source, path, v);
+            if (check) check(s, source);
+            return s;
+          },
+          [check](const char* text, const char* variable) {
+            if (check) check(text, variable);
+            return std::string(text);
+          },
+          [](const std::string& s) { return json(s).dump(); }};
+}
+
+// In an environment variable the strings are ':'-separated (AXLE_PLUGIN_PATH).
+Codec<std::vector<std::string>> strings_codec() {
+  return {[](const json& v, std::string_view source, const std::string& path) { return get_strings(source, path, v); },
+          [](const char* text, const char*) {
+            std::vector<std::string> items;
+            std::stringstream ss(text);
+            for (std::string item; std::getline(ss, item, ':');)
+              if (!item.empty()) items.push_back(item);
+            return items;
+          },
+          [](const std::vector<std::string>& v) { return json(v).dump(); }};
+}
+
+Codec<bool> bool_codec() {
+  return {[](const json& v, std::string_view source, const std::string& path) { return get_bool(source, path, v); },
+          [](const char* text, const char* variable) { return parse_env_bool(text, variable); },
+          [](const bool& b) { return std::string(b ? "true" : "false"); }};
+}
+
+// `expected` words the range for the error ("an integer from 0 ... to 4096").
+Codec<int> int_codec(int64_t lo, int64_t hi, const char* expected) {
+  return {[lo, hi, expected](const json& v, std::string_view source, const std::string& path) {
+            if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
+              type_error(source, path, expected, v);
+            return v.get<int>();
+          },
+          nullptr, [](const int& i) { return std::to_string(i); }};
+}
+
+Codec<FallbackPolicy> policy_codec() {
+  return {[](const json& v, std::string_view source, const std::string& path) {
+            return parse_fallback_policy(get_string(source, path, v), source);
+          },
+          [](const char* text, const char* variable) { return parse_fallback_policy(text, variable); },
+          [](const FallbackPolicy& p) { return json(fallback_policy_name(p)).dump(); }};
+}
+
+using Flat = std::vector<std::pair<std::string, std::string>>;  // (dotted key, JSON text)
+
+// One key. `name` is the text of the key's <placeholder> ("cpu" in
+// plugins.cpu.rank; "" for a key without one); `sub` is the part after an
+// object key's name (get("plugins.cpu.options.threads") asks for "threads").
+struct Row {
+  ConfigKey info;
+  std::function<void(Config& c, const std::string& name, const json& v, std::string_view source,
+                     const std::string& path)>
+      parse;
+  std::function<void(Config& c, const char* text)> from_env;  // empty when info.env is ""
+  std::function<void(Config& into, const Config& over)> merge;
+  std::function<void(const Config& c, Flat& out)> flatten;
+  std::function<std::optional<std::string>(const Config& c, const std::string& name, std::string_view sub)> get;
+};
+
+// The parts of a key around its placeholder: "plugins." and ".rank" in "plugins.<name>.rank".
+std::string before_placeholder(std::string_view key) { return std::string(key.substr(0, key.find('<'))); }
+std::string after_placeholder(std::string_view key) { return std::string(key.substr(key.find('>') + 1)); }
+
+// A key with one value: "cpu.threads" -> Config::cpu_threads.
+template <class T>
+Row global(ConfigKey info, std::optional<T> Config::*field, Codec<T> codec) {
+  Row r;
+  r.info = info;
+  r.parse = [field, codec](Config& c, const std::string&, const json& v, std::string_view source,
+                           const std::string& path) { c.*field = codec.from_json(v, source, path); };
+  if (!info.env.empty()) {
+    AXLE_INTERNAL_ASSERT(codec.from_env != nullptr, "configuration key '", info.key, "' has no environment form");
+    r.from_env = [field, codec, variable = std::string(info.env)](Config& c, const char* text) {
+      c.*field = codec.from_env(text, variable.c_str());
+    };
+  }
+  r.merge = [field](Config& into, const Config& over) {
+    if (over.*field) into.*field = over.*field;
+  };
+  r.flatten = [field, codec, key = std::string(info.key)](const Config& c, Flat& out) {
+    if (c.*field) out.emplace_back(key, codec.to_json(*(c.*field)));
+  };
+  r.get = [field, codec](const Config& c, const std::string&, std::string_view) -> std::optional<std::string> {
+    if (!(c.*field)) return std::nullopt;
+    return codec.to_json(*(c.*field));
+  };
+  return r;
+}
+
+// A value per name the user chooses: "fallback.ops.<op>" -> Config::fallback_by_op.
+template <class T>
+Row per_name(ConfigKey info, std::map<std::string, T> Config::*field, Codec<T> codec) {
+  Row r;
+  r.info = info;
+  r.parse = [field, codec](Config& c, const std::string& name, const json& v, std::string_view source,
+                           const std::string& path) { (c.*field)[name] = codec.from_json(v, source, path); };
+  r.merge = [field](Config& into, const Config& over) {
+    for (const auto& [k, v] : over.*field) (into.*field)[k] = v;
+  };
+  r.flatten = [field, codec, prefix = before_placeholder(info.key)](const Config& c, Flat& out) {
+    for (const auto& [k, v] : c.*field) out.emplace_back(prefix + k, codec.to_json(v));
+  };
+  r.get = [field, codec](const Config& c, const std::string& name, std::string_view) -> std::optional<std::string> {
+    auto it = (c.*field).find(name);
+    if (it == (c.*field).end()) return std::nullopt;
+    return codec.to_json(it->second);
+  };
+  return r;
+}
+
+// One plugin's setting: "plugins.<name>.rank" -> Config::plugins[name].rank.
+template <class T>
+Row per_plugin(ConfigKey info, std::optional<T> PluginSettings::*field, Codec<T> codec) {
+  Row r;
+  r.info = info;
+  r.parse = [field, codec](Config& c, const std::string& name, const json& v, std::string_view source,
+                           const std::string& path) { c.plugins[name].*field = codec.from_json(v, source, path); };
+  r.merge = [field](Config& into, const Config& over) {
+    for (const auto& [name, p] : over.plugins)
+      if (p.*field) into.plugins[name].*field = p.*field;
+  };
+  r.flatten = [field, codec, prefix = before_placeholder(info.key), suffix = after_placeholder(info.key)](
+                  const Config& c, Flat& out) {
+    for (const auto& [name, p] : c.plugins)
+      if (p.*field) out.emplace_back(prefix + name + suffix, codec.to_json(*(p.*field)));
+  };
+  r.get = [field, codec](const Config& c, const std::string& name, std::string_view) -> std::optional<std::string> {
+    auto it = c.plugins.find(name);
+    if (it == c.plugins.end() || !(it->second.*field)) return std::nullopt;
+    return codec.to_json(*(it->second.*field));
+  };
+  return r;
+}
+
+// "plugins.<name>.options": plugin-defined keys, each value kept as JSON text;
+// listed one entry per option ("plugins.cpu.options.threads").
+Row plugin_options(ConfigKey info) {
+  Row r;
+  r.info = info;
+  r.parse = [](Config& c, const std::string& name, const json& v, std::string_view source, const std::string& path) {
+    if (!v.is_object()) type_error(source, path, "an object", v);
+    std::map<std::string, std::string>& options = c.plugins[name].options;
+    for (auto it = v.begin(); it != v.end(); ++it) options[it.key()] = it.value().dump();
+  };
+  r.merge = [](Config& into, const Config& over) {
+    for (const auto& [name, p] : over.plugins)
+      for (const auto& [k, v] : p.options) into.plugins[name].options[k] = v;
+  };
+  r.flatten = [prefix = before_placeholder(info.key), suffix = after_placeholder(info.key)](const Config& c,
+                                                                                            Flat& out) {
+    for (const auto& [name, p] : c.plugins)
+      for (const auto& [k, v] : p.options) out.emplace_back(prefix + name + suffix + "." + k, v);
+  };
+  r.get = [](const Config& c, const std::string& name, std::string_view sub) -> std::optional<std::string> {
+    auto it = c.plugins.find(name);
+    if (it == c.plugins.end() || it->second.options.empty()) return std::nullopt;
+    const std::map<std::string, std::string>& options = it->second.options;
+    if (sub.empty()) {  // the whole object
+      json all = json::object();
+      for (const auto& [k, v] : options) all[k] = json::parse(v);
+      return all.dump();
+    }
+    auto o = options.find(std::string(sub));
+    if (o == options.end()) return std::nullopt;
+    return o->second;
+  };
+  return r;
+}
+
+// The table. Its order is the order keys are read in and offered as "did you mean".
+const std::vector<Row>& rows() {
+  static const std::vector<Row> table = {
+      global({"plugin_paths", "array of strings", "AXLE_PLUGIN_PATH",
+              "plugin folders searched before the default one (the variable is ':'-separated)"},
+             &Config::plugin_paths, strings_codec()),
+      global({"log_level", "trace|debug|info|warn|error|off", "AXLE_LOG_LEVEL", "log threshold (default warn)"},
+             &Config::log_level, string_codec(&check_log_level)),
+      global({"fallback.policy", "error|warn_once|silent", "AXLE_FALLBACK",
+              "what happens when a device has no kernel for a call (default warn_once)"},
+             &Config::fallback_policy, policy_codec()),
+      per_name({"fallback.devices.<type>", "error|warn_once|silent", "", "the fallback policy for one device type"},
+               &Config::fallback_by_device, policy_codec()),
+      per_name({"fallback.ops.<op>", "error|warn_once|silent", "",
+                "the fallback policy for one operator (add.Tensor or add); wins over the device's"},
+               &Config::fallback_by_op, policy_codec()),
+      global({"fallback.target", "device", "", "where the fallback runs the op (default cpu)"},
+             &Config::fallback_target, string_codec()),
+      global({"default_device", "string", "", "the factories' default device (cpu)"}, &Config::default_device,
+             string_codec()),
+      global({"default_dtype", "string", "", "the factories' default dtype (float32)"}, &Config::default_dtype,
+             string_codec()),
+      per_plugin({"plugins.<name>.enabled", "bool", "", "false keeps the plugin out"}, &PluginSettings::enabled,
+                 bool_codec()),
+      per_plugin({"plugins.<name>.rank", "int", "", "overrides the plugin's rank (higher runs first)"},
+                 &PluginSettings::rank, int_codec(INT32_MIN, INT32_MAX, "an integer")),
+      plugin_options({"plugins.<name>.options", "object", "", "plugin-defined settings, read through get_option"}),
+      global({"cpu.threads", "int", "", "the cpu plugin's OpenMP threads; 0 = every core"}, &Config::cpu_threads,
+             int_codec(0, 4096, "an integer from 0 (every core) to 4096")),
+      global({"allow_world_writable_plugin_paths", "bool", "",
+              "load plugins from folders and files anyone may write to (skipped unless true)"},
+             &Config::allow_world_writable_plugin_paths, bool_codec()),
+      global({"backends.allow", "array of globs", "", "only plugins whose name matches one load"},
+             &Config::backends_allow, strings_codec()),
+      global({"backends.deny", "array of globs", "", "plugins whose name matches one never load; wins over allow"},
+             &Config::backends_deny, strings_codec()),
+      global({"matmul_precision", "highest|high|medium", "AXLE_MATMUL_PRECISION",
+              "float32 matmul precision, as torch.set_float32_matmul_precision"},
+             &Config::matmul_precision, string_codec(&check_matmul_precision)),
+      global({"deterministic", "bool", "AXLE_DETERMINISTIC",
+              "run-to-run identical results, as torch.use_deterministic_algorithms"},
+             &Config::deterministic, bool_codec()),
+      global({"log_pattern", "spdlog pattern", "", "the log lines' format"}, &Config::log_pattern, string_codec()),
+      global({"log_file", "path", "AXLE_LOG_FILE", "append log lines to this file instead of stderr"},
+             &Config::log_file, string_codec()),
+      global({"trace.enabled", "bool", "AXLE_TRACE", "trace mode: every call is recorded and logged"},
+             &Config::trace_enabled, bool_codec()),
+      global({"trace.file", "path", "AXLE_TRACE_FILE", "write the Chrome-trace JSON there at exit"},
+             &Config::trace_file, string_codec()),
+  };
+  return table;
+}
+
+const Row* row_named(std::string_view key) {
+  for (const Row& r : rows())
+    if (r.info.key == key) return &r;
+  return nullptr;
+}
+
+bool is_placeholder(std::string_view segment) { return !segment.empty() && segment.front() == '<'; }
+
+// The next name segments under `pattern` ("", "fallback.", "plugins.<name>."), in table order.
+std::vector<std::string> segments_under(std::string_view pattern) {
+  std::vector<std::string> out;
+  for (const Row& r : rows()) {
+    if (!r.info.key.starts_with(pattern)) continue;
+    const std::string_view rest = r.info.key.substr(pattern.size());
+    std::string segment(rest.substr(0, rest.find('.')));
+    if (std::find(out.begin(), out.end(), segment) == out.end()) out.push_back(std::move(segment));
+  }
+  return out;
+}
+
+// Reads the object `obj`, found at JSON path `path` ("plugins.cpu.") whose keys
+// match `pattern` ("plugins.<name>."), into c; `name` is the placeholder's text so far.
+void parse_object(Config& c, const json& obj, const std::string& pattern, const std::string& path,
+                  const std::string& name, std::string_view source) {
+  const std::vector<std::string> segments = segments_under(pattern);
+  auto read = [&](const std::string& segment, const std::string& key, const json& v, const std::string& row_name) {
+    const std::string child_path = path + key;
+    if (const Row* r = row_named(pattern + segment)) {
+      r->parse(c, row_name, v, source, child_path);
+    } else {
+      if (!v.is_object()) type_error(source, child_path, "an object", v);
+      parse_object(c, v, pattern + segment + ".", child_path + ".", row_name, source);
+    }
+  };
+  if (segments.size() == 1 && is_placeholder(segments[0])) {  // names the user chooses: plugins.<name>
+    for (auto it = obj.begin(); it != obj.end(); ++it) read(segments[0], it.key(), it.value(), it.key());
+    return;
+  }
+  for (const std::string& s : segments)
+    AXLE_INTERNAL_ASSERT(!is_placeholder(s), "a <placeholder> must be the only key under '", pattern, "'");
+  check_keys(source, path, obj, segments);
+  for (const std::string& s : segments)
+    if (auto it = obj.find(s); it != obj.end()) read(s, s, *it, name);
+}
+
+// One layer as (key, JSON value) pairs, in the keys' documented spelling.
+Flat flatten(const Config& c) {
+  Flat out;
+  for (const Row& r : rows()) r.flatten(c, out);
+  return out;
+}
+
+}  // namespace
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = [] {
+    std::vector<ConfigKey> out;
+    for (const Row& r : rows()) out.push_back(r.info);
+    return out;
+  }();
+  return keys;
+}
+
+const std::vector<std::string>& known_config_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    auto add = [&](std::string_view k) {
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.emplace_back(k);
+    };
+    for (const Row& r : rows()) {
+      for (size_t dot = r.info.key.find('.'); dot != std::string_view::npos; dot = r.info.key.find('.', dot + 1))
+        add(r.info.key.substr(0, dot));  // the objects holding it: "fallback", "plugins", "plugins.<name>"
+      add(r.info.key);
+    }
+    return out;
+  }();
+  return keys;
+}
+
 Config Config::parse(std::string_view json_text, std::string_view source) {
   json doc;
   try {
@@ -141,141 +463,41 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
-  check_keys(source, "", doc,
-             {"plugin_paths", "log_level", "fallback", "default_device", "default_dtype", "plugins", "cpu",
-              "allow_world_writable_plugin_paths", "backends", "matmul_precision", "deterministic", "log_pattern",
-              "log_file", "trace"});
   Config c;
-  if (doc.contains("plugin_paths")) {
-    const json& v = doc["plugin_paths"];
-    if (!v.is_array()) type_error(source, "plugin_paths", "an array of strings", v);
-    std::vector<std::string> paths;
-    for (size_t i = 0; i < v.size(); ++i) paths.push_back(get_string(source, "plugin_paths[" + std::to_string(i) + "]", v[i]));
-    c.plugin_paths = paths;
-  }
-  if (doc.contains("log_level")) {
-    c.log_level = get_string(source, "log_level", doc["log_level"]);
-    parse_log_level(*c.log_level);  // validate now
-  }
-  if (doc.contains("fallback")) {
-    const json& f = doc["fallback"];
-    if (!f.is_object()) type_error(source, "fallback", "an object", f);
-    check_keys(source, "fallback.", f, {"policy", "devices", "ops", "target"});
-    if (f.contains("ops")) {
-      const json& o = f["ops"];
-      if (!o.is_object()) type_error(source, "fallback.ops", "an object", o);
-      for (auto it = o.begin(); it != o.end(); ++it)
-        c.fallback_by_op[it.key()] =
-            parse_fallback_policy(get_string(source, "fallback.ops." + it.key(), it.value()), source);
-    }
-    if (f.contains("target")) c.fallback_target = get_string(source, "fallback.target", f["target"]);
-    if (f.contains("policy"))
-      c.fallback_policy = parse_fallback_policy(get_string(source, "fallback.policy", f["policy"]), source);
-    if (f.contains("devices")) {
-      const json& d = f["devices"];
-      if (!d.is_object()) type_error(source, "fallback.devices", "an object", d);
-      for (auto it = d.begin(); it != d.end(); ++it)
-        c.fallback_by_device[it.key()] =
-            parse_fallback_policy(get_string(source, "fallback.devices." + it.key(), it.value()), source);
-    }
-  }
-  if (doc.contains("default_device")) c.default_device = get_string(source, "default_device", doc["default_device"]);
-  if (doc.contains("default_dtype")) c.default_dtype = get_string(source, "default_dtype", doc["default_dtype"]);
-  if (doc.contains("plugins")) {
-    const json& p = doc["plugins"];
-    if (!p.is_object()) type_error(source, "plugins", "an object", p);
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      const std::string path = "plugins." + it.key();
-      if (!it.value().is_object()) type_error(source, path, "an object", it.value());
-      check_keys(source, path + ".", it.value(), {"enabled", "rank", "options"});
-      PluginSettings s;
-      if (it.value().contains("enabled")) {
-        const json& e = it.value()["enabled"];
-        if (!e.is_boolean()) type_error(source, path + ".enabled", "a boolean", e);
-        s.enabled = e.get<bool>();
-      }
-      if (it.value().contains("rank")) {
-        const json& r = it.value()["rank"];
-        if (!r.is_number_integer()) type_error(source, path + ".rank", "an integer", r);
-        s.rank = r.get<int>();
-      }
-      if (it.value().contains("options")) {
-        const json& o = it.value()["options"];
-        if (!o.is_object()) type_error(source, path + ".options", "an object", o);
-        for (auto opt = o.begin(); opt != o.end(); ++opt) s.options[opt.key()] = opt.value().dump();
-      }
-      c.plugins[it.key()] = s;
-    }
-  }
-  if (doc.contains("allow_world_writable_plugin_paths")) {
-    const json& w = doc["allow_world_writable_plugin_paths"];
-    if (!w.is_boolean()) type_error(source, "allow_world_writable_plugin_paths", "a boolean", w);
-    c.allow_world_writable_plugin_paths = w.get<bool>();
-  }
-  if (doc.contains("backends")) {
-    const json& b = doc["backends"];
-    if (!b.is_object()) type_error(source, "backends", "an object", b);
-    check_keys(source, "backends.", b, {"allow", "deny"});
-    if (b.contains("allow")) c.backends_allow = get_strings(source, "backends.allow", b["allow"]);
-    if (b.contains("deny")) c.backends_deny = get_strings(source, "backends.deny", b["deny"]);
-  }
-  if (doc.contains("matmul_precision"))
-    c.matmul_precision = check_matmul_precision(get_string(source, "matmul_precision", doc["matmul_precision"]), source);
-  if (doc.contains("deterministic")) c.deterministic = get_bool(source, "deterministic", doc["deterministic"]);
-  if (doc.contains("log_pattern")) c.log_pattern = get_string(source, "log_pattern", doc["log_pattern"]);
-  if (doc.contains("log_file")) c.log_file = get_string(source, "log_file", doc["log_file"]);
-  if (doc.contains("trace")) {
-    const json& t = doc["trace"];
-    if (!t.is_object()) type_error(source, "trace", "an object", t);
-    check_keys(source, "trace.", t, {"enabled", "file"});
-    if (t.contains("enabled")) c.trace_enabled = get_bool(source, "trace.enabled", t["enabled"]);
-    if (t.contains("file")) c.trace_file = get_string(source, "trace.file", t["file"]);
-  }
-  if (doc.contains("cpu")) {
-    const json& h = doc["cpu"];
-    if (!h.is_object()) type_error(source, "cpu", "an object", h);
-    check_keys(source, "cpu.", h, {"threads"});
-    if (h.contains("threads")) {
-      const json& t = h["threads"];
-      if (!t.is_number_integer() || t.get<int64_t>() < 0 || t.get<int64_t>() > 4096)
-        type_error(source, "cpu.threads", "an integer from 0 (every core) to 4096", t);
-      c.cpu_threads = t.get<int>();
-    }
-  }
+  parse_object(c, doc, "", "", "", source);
   return c;
 }
 
 std::optional<std::string> Config::get(std::string_view key) const {
-  if (key == "cpu.threads" && cpu_threads) return std::to_string(*cpu_threads);
-  if (key == "matmul_precision" && matmul_precision) return json(*matmul_precision).dump();
-  if (key == "deterministic" && deterministic) return *deterministic ? "true" : "false";
+  for (const Row& r : rows()) {
+    const std::string_view k = r.info.key;
+    const size_t open = k.find('<');
+    if (open == std::string_view::npos) {
+      if (key == k) return r.get(*this, "", "");
+      continue;
+    }
+    // "plugins.<name>.rank": the name runs from the prefix to the suffix;
+    // an object key may go on with ".<sub-key>".
+    const std::string_view prefix = k.substr(0, open), suffix = k.substr(k.find('>') + 1);
+    if (!key.starts_with(prefix) || key.size() == prefix.size()) continue;
+    std::string_view name = key.substr(prefix.size()), sub;
+    if (!suffix.empty()) {
+      const size_t at = name.find(suffix);
+      if (at == 0 || at == std::string_view::npos) continue;
+      sub = name.substr(at + suffix.size());
+      name = name.substr(0, at);
+      if (!sub.empty() && (sub.front() != '.' || r.info.type != "object")) continue;
+      if (!sub.empty()) sub.remove_prefix(1);
+    }
+    // Names may contain dots ("fallback.ops.add.Tensor"; an option called
+    // "rank"), so a miss goes on to the next row.
+    if (std::optional<std::string> v = r.get(*this, std::string(name), sub)) return v;
+  }
   return std::nullopt;
 }
 
 void Config::merge(const Config& over) {
-  if (over.plugin_paths) plugin_paths = over.plugin_paths;
-  if (over.log_level) log_level = over.log_level;
-  if (over.fallback_policy) fallback_policy = over.fallback_policy;
-  for (const auto& [k, v] : over.fallback_by_device) fallback_by_device[k] = v;
-  if (over.default_device) default_device = over.default_device;
-  if (over.default_dtype) default_dtype = over.default_dtype;
-  for (const auto& [k, v] : over.plugins) {
-    if (v.enabled) plugins[k].enabled = v.enabled;
-    if (v.rank) plugins[k].rank = v.rank;
-    for (const auto& [ok, ov] : v.options) plugins[k].options[ok] = ov;
-  }
-  if (over.cpu_threads) cpu_threads = over.cpu_threads;
-  if (over.allow_world_writable_plugin_paths) allow_world_writable_plugin_paths = over.allow_world_writable_plugin_paths;
-  if (over.backends_allow) backends_allow = over.backends_allow;
-  if (over.backends_deny) backends_deny = over.backends_deny;
-  for (const auto& [k, v] : over.fallback_by_op) fallback_by_op[k] = v;
-  if (over.fallback_target) fallback_target = over.fallback_target;
-  if (over.matmul_precision) matmul_precision = over.matmul_precision;
-  if (over.deterministic) deterministic = over.deterministic;
-  if (over.log_pattern) log_pattern = over.log_pattern;
-  if (over.log_file) log_file = over.log_file;
-  if (over.trace_enabled) trace_enabled = over.trace_enabled;
-  if (over.trace_file) trace_file = over.trace_file;
+  for (const Row& r : rows()) r.merge(*this, over);
 }
 
 namespace {
@@ -324,28 +546,14 @@ Config read_file_layer() {
   return Config::parse(ss.str(), path);
 }
 
+// The keys with an environment variable, each from its variable when set and non-empty.
 Config read_env_layer() {
   Config c;
-  if (const char* p = detail::secure_getenv_str("AXLE_PLUGIN_PATH"); p && *p) {
-    std::vector<std::string> paths;
-    std::stringstream ss(p);
-    for (std::string item; std::getline(ss, item, ':');)
-      if (!item.empty()) paths.push_back(item);
-    c.plugin_paths = paths;
+  for (const Row& r : rows()) {
+    if (!r.from_env) continue;
+    const char* text = detail::secure_getenv_str(std::string(r.info.env).c_str());
+    if (text && *text) r.from_env(c, text);
   }
-  if (const char* l = detail::secure_getenv_str("AXLE_LOG_LEVEL"); l && *l) {
-    parse_log_level(l);
-    c.log_level = l;
-  }
-  if (const char* f = detail::secure_getenv_str("AXLE_FALLBACK"); f && *f)
-    c.fallback_policy = parse_fallback_policy(f, "AXLE_FALLBACK");
-  if (const char* t = detail::secure_getenv_str("AXLE_TRACE"); t && *t) c.trace_enabled = parse_env_bool(t, "AXLE_TRACE");
-  if (const char* t = detail::secure_getenv_str("AXLE_TRACE_FILE"); t && *t) c.trace_file = t;
-  if (const char* f = detail::secure_getenv_str("AXLE_LOG_FILE"); f && *f) c.log_file = f;
-  if (const char* m = detail::secure_getenv_str("AXLE_MATMUL_PRECISION"); m && *m)
-    c.matmul_precision = check_matmul_precision(m, "AXLE_MATMUL_PRECISION");
-  if (const char* d = detail::secure_getenv_str("AXLE_DETERMINISTIC"); d && *d)
-    c.deterministic = parse_env_bool(d, "AXLE_DETERMINISTIC");
   return c;
 }
 
@@ -367,6 +575,7 @@ void recompute(Layers& l, const Config& app) {
   e.merge(l.file);
   e.merge(l.env);
   e.merge(app);
+  AXLE_INTERNAL_ASSERT(e.log_level.has_value(), "the defaults layer sets log_level");
   const LogLevel level = parse_log_level(*e.log_level);
   configure_log_output(e.log_pattern.value_or(""), e.log_file.value_or(""));
   set_log_level(level);
@@ -466,39 +675,6 @@ const char* config_layer_name(ConfigLayer layer) {
   return "?";
 }
 
-namespace {
-// One layer as (key, JSON value) pairs, in the keys' documented spelling.
-std::vector<std::pair<std::string, std::string>> flatten(const Config& c) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto str = [](const std::string& v) { return json(v).dump(); };
-  if (c.plugin_paths) out.emplace_back("plugin_paths", json(*c.plugin_paths).dump());
-  if (c.log_level) out.emplace_back("log_level", str(*c.log_level));
-  if (c.fallback_policy) out.emplace_back("fallback.policy", str(fallback_policy_name(*c.fallback_policy)));
-  for (const auto& [d, p] : c.fallback_by_device) out.emplace_back("fallback.devices." + d, str(fallback_policy_name(p)));
-  if (c.default_device) out.emplace_back("default_device", str(*c.default_device));
-  if (c.default_dtype) out.emplace_back("default_dtype", str(*c.default_dtype));
-  for (const auto& [name, p] : c.plugins) {
-    if (p.enabled) out.emplace_back("plugins." + name + ".enabled", *p.enabled ? "true" : "false");
-    if (p.rank) out.emplace_back("plugins." + name + ".rank", std::to_string(*p.rank));
-    for (const auto& [k, v] : p.options) out.emplace_back("plugins." + name + ".options." + k, v);
-  }
-  if (c.cpu_threads) out.emplace_back("cpu.threads", std::to_string(*c.cpu_threads));
-  if (c.allow_world_writable_plugin_paths)
-    out.emplace_back("allow_world_writable_plugin_paths", *c.allow_world_writable_plugin_paths ? "true" : "false");
-  if (c.backends_allow) out.emplace_back("backends.allow", json(*c.backends_allow).dump());
-  if (c.backends_deny) out.emplace_back("backends.deny", json(*c.backends_deny).dump());
-  for (const auto& [op, p] : c.fallback_by_op) out.emplace_back("fallback.ops." + op, str(fallback_policy_name(p)));
-  if (c.fallback_target) out.emplace_back("fallback.target", str(*c.fallback_target));
-  if (c.matmul_precision) out.emplace_back("matmul_precision", str(*c.matmul_precision));
-  if (c.deterministic) out.emplace_back("deterministic", *c.deterministic ? "true" : "false");
-  if (c.log_pattern) out.emplace_back("log_pattern", str(*c.log_pattern));
-  if (c.log_file) out.emplace_back("log_file", str(*c.log_file));
-  if (c.trace_enabled) out.emplace_back("trace.enabled", *c.trace_enabled ? "true" : "false");
-  if (c.trace_file) out.emplace_back("trace.file", str(*c.trace_file));
-  return out;
-}
-}  // namespace
-
 std::vector<ConfigEntry> config_sources() {
   Layers& l = layers();
   std::lock_guard lock(l.mutex);
@@ -514,15 +690,9 @@ std::vector<ConfigEntry> config_sources() {
                                : layer == ConfigLayer::File ? ll.file_path
                                                             : "";
     for (auto& [key, value] : flatten(*config)) {
-      static const std::map<std::string, std::string> kEnvNames = {
-          {"plugin_paths", "AXLE_PLUGIN_PATH"},   {"log_level", "AXLE_LOG_LEVEL"},
-          {"fallback.policy", "AXLE_FALLBACK"},  {"trace.enabled", "AXLE_TRACE"},
-          {"trace.file", "AXLE_TRACE_FILE"},     {"log_file", "AXLE_LOG_FILE"},
-          {"matmul_precision", "AXLE_MATMUL_PRECISION"}, {"deterministic", "AXLE_DETERMINISTIC"}};
-      const auto env = kEnvNames.find(key);
-      const std::string from = layer != ConfigLayer::Environment ? source
-                               : env != kEnvNames.end()          ? env->second
-                                                                 : "";
+      // A key with an environment variable has no <placeholder>: its row has the key's name.
+      const Row* row = layer == ConfigLayer::Environment ? row_named(key) : nullptr;
+      const std::string from = layer != ConfigLayer::Environment ? source : row ? std::string(row->info.env) : "";
       auto it = std::find_if(out.begin(), out.end(), [&](const ConfigEntry& e) { return e.key == key; });
       if (it == out.end()) out.push_back({key, value, layer, from});
       else *it = {key, value, layer, from};
@@ -544,7 +714,8 @@ void reload_config() {
 
 void set_float32_matmul_precision(const std::string& precision) {
   Config change;
-  change.matmul_precision = check_matmul_precision(precision, "set_float32_matmul_precision");
+  check_matmul_precision(precision, "set_float32_matmul_precision");
+  change.matmul_precision = precision;
   configure(change);
 }
 std::string get_float32_matmul_precision() { return effective_config().matmul_precision.value_or("highest"); }

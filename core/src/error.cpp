@@ -13,4 +13,10 @@ SchemaError::~SchemaError() = default;
 PluginError::~PluginError() = default;
 ConfigError::~ConfigError() = default;
 OutOfMemoryError::~OutOfMemoryError() = default;
+InternalError::~InternalError() = default;
+
+void detail::internal_assert_failed(const char* condition, const char* file, int line, const std::string& message) {
+  throw InternalError(concat("internal assert failed at ", file, ":", line, ": ", condition,
+                             message.empty() ? "" : ": ", message, " (a bug in axle; please report it)"));
+}
 }  // namespace axle

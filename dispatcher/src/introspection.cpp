@@ -47,7 +47,7 @@ const char* kind_name(CandidateKind k) {
     case CandidateKind::BoxedFallback: return "boxed fallback";
     case CandidateKind::HostFallback: return "host fallback";
   }
-  return "?";
+  AXLE_INTERNAL_ASSERT(false, "candidate kind ", static_cast<int>(k), " has no name");
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "config_internal.h"
 #include "registry.h"
 
+#include <axle/error_kinds.h>
 #include <axle/logging.h>
 
 #include <algorithm>
@@ -15,17 +16,10 @@
 
 namespace axle {
 
+// The class is the status's row of kErrorKinds (axle/error_kinds.h).
 [[noreturn]] void throw_status(axle_status status, const std::string& message) {
-  switch (status) {
-    case AXLE_ERROR_INVALID_ARGUMENT: throw ValueError(message);
-    case AXLE_ERROR_SHAPE: throw ShapeError(message);
-    case AXLE_ERROR_DTYPE: throw DTypeError(message);
-    case AXLE_ERROR_INDEX: throw IndexError(message);
-    case AXLE_ERROR_OUT_OF_MEMORY: throw OutOfMemoryError(message);
-    case AXLE_ERROR_NOT_IMPLEMENTED: throw NotImplementedError(message);
-    case AXLE_ERROR_DEVICE: throw DeviceError(message);
-    default: throw Error(message);
-  }
+  error_kind_for_status(status).raise(message);
+  __builtin_unreachable();  // raise() always throws
 }
 
 namespace {

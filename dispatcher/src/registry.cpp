@@ -54,8 +54,9 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
     if (by_name_.find(bare) == by_name_.end()) by_name_[bare] = &e;
     if (decl.kernel_op) {
       auto it = by_name_.find(decl.kernel_op);
-      AXLE_CHECK(it != by_name_.end(), SchemaError, "operator '", name, "' borrows kernels of undeclared '",
-                 decl.kernel_op, "'");
+      // Only built-in declarations name a kernel_op (Library::def cannot), declared before the borrower.
+      AXLE_INTERNAL_ASSERT(it != by_name_.end(), "operator '", name, "' borrows kernels of undeclared '",
+                           decl.kernel_op, "'");
       e.kernel_entry = it->second;
     }
     defined = &e;

@@ -1,13 +1,17 @@
-// Configuration layers: parsing, unknown keys with suggestions, wrong types.
+// Configuration layers: parsing, unknown keys with suggestions, wrong types; the
+// key table against get(), config_sources() and docs/config.md.
 #include <axle/config.h>
 #include <axle/error.h>
 #include <axle/logging.h>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 using namespace axle;
@@ -190,4 +194,122 @@ TEST_CASE("log_file and log_pattern route log lines; a bad env value is a Config
   CHECK_THROWS_WITH_AS(reload_config(), doctest::Contains("AXLE_DETERMINISTIC='maybe'"), ConfigError);
   unsetenv("AXLE_DETERMINISTIC");
   reload_config();
+}
+
+TEST_CASE("get (the host API's get_option) answers every key of the table") {
+  const Config c = Config::parse(R"({"plugin_paths": ["/a"], "log_level": "info",
+      "fallback": {"policy": "error", "devices": {"sim": "silent"}, "ops": {"add.Tensor": "warn_once"}, "target": "cpu"},
+      "default_device": "cpu", "default_dtype": "float64",
+      "plugins": {"x": {"enabled": false, "rank": 3, "options": {"mode": "fast", "rank": 2}}},
+      "cpu": {"threads": 0}, "allow_world_writable_plugin_paths": true,
+      "backends": {"allow": ["ref*"], "deny": ["cuda*"]}, "matmul_precision": "medium", "deterministic": false,
+      "log_pattern": "%v", "log_file": "/tmp/x.log", "trace": {"enabled": true, "file": "/tmp/t.json"}})",
+                                 "all.json");
+  const std::map<std::string, std::string> expected = {
+      {"plugin_paths", R"(["/a"])"},
+      {"log_level", R"("info")"},
+      {"fallback.policy", R"("error")"},
+      {"fallback.devices.sim", R"("silent")"},
+      {"fallback.ops.add.Tensor", R"("warn_once")"},
+      {"fallback.target", R"("cpu")"},
+      {"default_device", R"("cpu")"},
+      {"default_dtype", R"("float64")"},
+      {"plugins.x.enabled", "false"},
+      {"plugins.x.rank", "3"},
+      {"plugins.x.options", R"({"mode":"fast","rank":2})"},
+      {"plugins.x.options.mode", R"("fast")"},
+      {"plugins.x.options.rank", "2"},  // an option named like a plugin key
+      {"cpu.threads", "0"},
+      {"allow_world_writable_plugin_paths", "true"},
+      {"backends.allow", R"(["ref*"])"},
+      {"backends.deny", R"(["cuda*"])"},
+      {"matmul_precision", R"("medium")"},
+      {"deterministic", "false"},
+      {"log_pattern", R"("%v")"},
+      {"log_file", R"("/tmp/x.log")"},
+      {"trace.enabled", "true"},
+      {"trace.file", R"("/tmp/t.json")"},
+  };
+  for (const auto& [key, value] : expected) {
+    CAPTURE(key);
+    REQUIRE(c.get(key).has_value());
+    CHECK(*c.get(key) == value);
+  }
+  // Every key of the table (its <placeholder> filled in) is answered above.
+  for (const ConfigKey& k : config_keys()) {
+    std::string key(k.key);
+    for (const char* name : {"<type>", "<op>", "<name>"})
+      if (const size_t at = key.find(name); at != std::string::npos)
+        key.replace(at, std::string_view(name).size(), std::string_view(name) == "<op>"     ? "add.Tensor"
+                                                       : std::string_view(name) == "<type>" ? "sim"
+                                                                                            : "x");
+    CAPTURE(key);
+    CHECK(expected.count(key) == 1);
+  }
+  for (const char* unset : {"nothing", "fallback", "fallback.ops", "fallback.ops.mul", "plugins.x", "plugins.y.rank",
+                            "plugins.x.options.nothing", "plugins.x.rankx", "cpu", "cpu.threadsx"}) {
+    CAPTURE(unset);
+    CHECK(!c.get(unset));
+  }
+  CHECK(!Config{}.get("fallback.policy"));
+}
+
+TEST_CASE("config_sources lists each key as get() spells it, with its environment variable") {
+  setenv("AXLE_FALLBACK", "silent", 1);
+  reload_config();
+  bool found = false;
+  for (const ConfigEntry& e : config_sources()) {
+    if (e.key != "fallback.policy") continue;
+    found = true;
+    CHECK(e.layer == ConfigLayer::Environment);
+    CHECK(e.source == "AXLE_FALLBACK");
+    CHECK(e.value == "\"silent\"");
+    CHECK(e.value == *effective_config().get("fallback.policy"));
+  }
+  CHECK(found);
+  unsetenv("AXLE_FALLBACK");
+  reload_config();
+}
+
+TEST_CASE("docs/config.md lists exactly the table's keys") {
+  std::ifstream in(std::string(AXLE_TEST_SOURCE_DIR) + "/docs/config.md");
+  REQUIRE(in.good());
+  // The key column of the table: every `name` in a row's first cell.
+  std::multiset<std::string> documented;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::string cell = line.substr(1, line.find('|', 1) - 1);
+    for (size_t open = cell.find('`'); open != std::string::npos; open = cell.find('`', open)) {
+      const size_t close = cell.find('`', open + 1);
+      documented.insert(cell.substr(open + 1, close - open - 1));
+      open = close + 1;
+    }
+  }
+  std::multiset<std::string> table;
+  for (const ConfigKey& k : config_keys()) table.insert(std::string(k.key));
+  for (const std::string& k : documented) {
+    CAPTURE(k);
+    CHECK(table.count(k) == 1);  // documented but not a key (or documented twice)
+    CHECK(documented.count(k) == 1);
+  }
+  for (const std::string& k : table) {
+    CAPTURE(k);
+    CHECK(documented.count(k) == 1);  // a key docs/config.md does not list
+  }
+}
+
+TEST_CASE("the key table: names, types, docs, environment variables") {
+  std::set<std::string_view> keys, variables;
+  for (const ConfigKey& k : config_keys()) {
+    CAPTURE(k.key);
+    CHECK(keys.insert(k.key).second);
+    CHECK(!k.type.empty());
+    CHECK(!k.doc.empty());
+    if (!k.env.empty()) CHECK(variables.insert(k.env).second);
+    const auto& known = known_config_keys();
+    CHECK(std::find(known.begin(), known.end(), k.key) != known.end());
+  }
+  CHECK(variables == std::set<std::string_view>{"AXLE_PLUGIN_PATH", "AXLE_LOG_LEVEL", "AXLE_FALLBACK",
+                                                "AXLE_MATMUL_PRECISION", "AXLE_DETERMINISTIC", "AXLE_LOG_FILE",
+                                                "AXLE_TRACE", "AXLE_TRACE_FILE"});
 }

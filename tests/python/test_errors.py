@@ -36,6 +36,32 @@ def test_error_mapping(call, axle_error, builtin):
     assert str(info.value)
 
 
+def test_every_error_kind_maps_both_ways():
+    """The C++ list of error kinds (axle/error_kinds.h): each C++ class becomes its
+    Python class (derived from AxleError and its builtin), each plugin status its class."""
+    import builtins
+    kinds = axle._C._error_kinds()
+    assert [k["name"] for k in kinds][-1] == "Error"  # the base class last
+    for kind in kinds:
+        cls = getattr(axle, kind["python_name"])
+        assert cls.__doc__ == kind["doc"]
+        assert issubclass(cls, getattr(builtins, kind["python_base"]))
+        assert issubclass(cls, axle.AxleError)
+        with pytest.raises(cls) as info:
+            axle._C._raise_error(kind["name"], "message")
+        assert type(info.value) is cls and str(info.value) == "message"
+        if kind["status"] != 0:
+            with pytest.raises(cls) as info:
+                axle._C._raise_status(kind["status"], "from a plugin")
+            assert type(info.value) is cls
+    names = {k["python_name"] for k in kinds} | {"TypeError"}
+    assert set(axle._errors.__all__) == names
+    assert issubclass(axle.InternalError, RuntimeError) and issubclass(axle.InternalError, axle.AxleError)
+    assert not issubclass(axle.InternalError, ValueError)
+    with pytest.raises(axle.ValueError):
+        axle._C._raise_error("NoSuchError", "x")
+
+
 VALUES = [None, 0, -1, 7, 1 << 62, 2.5, float("nan"), True, "cpu", "x", (), (2, 3), [1, -1], (-5,),
           axle.float32, axle.ones(2), axle.ones(2, 3), axle.tensor(1), axle.tensor([True]), object(), [[1]]]
 

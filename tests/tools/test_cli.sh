@@ -97,6 +97,12 @@ AXLE_CONFIG="$bk/bad.json" "$axle" info 2>"$bk/err" >/dev/null && { echo "a malf
 grep "'backends.deny' must be an array of strings" "$bk/err" >/dev/null || { cat "$bk/err"; exit 1; }
 rm -rf "$bk"
 set +e
+"$axle" config keys --json | python3 -c '
+import json, sys
+keys = {k["key"]: k for k in json.load(sys.stdin)}
+assert keys["fallback.policy"]["env"] == "AXLE_FALLBACK" and keys["plugins.<name>.rank"]["type"] == "int", keys
+assert all(k["doc"] for k in keys.values())' || { echo "axle config keys --json"; exit 1; }
+"$axle" config keys | grep "^cpu.threads .*OpenMP" >/dev/null || { echo "axle config keys"; exit 1; }
 "$axle" config frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || { echo "axle config with an unknown action must exit 2"; exit 1; }
 "$axle" bench --device nosuchdevice >/dev/null 2>&1; [ $? -eq 1 ] || { echo "bench on an unknown device must exit 1"; exit 1; }
 "$axle" explain no_such_op >/dev/null 2>&1; [ $? -eq 1 ] || { echo "unknown op must exit 1"; exit 1; }

@@ -7,8 +7,8 @@ dispatcher becomes ``axle.<name>`` (and a Tensor method when its first argument 
 import builtins as _builtins  # ops named like builtins (all, any, max, ...) shadow them in this module
 
 from . import _errors
-from ._errors import (AxleError, ConfigError, DeviceError, DTypeError, IndexError, NotImplementedError,
-                      OutOfMemoryError, PluginError, SchemaError, ShapeError, TypeError, ValueError)
+# AxleError, ShapeError, ..., InternalError, TypeError: the C++ list of error kinds (axle/error_kinds.h).
+from ._errors import *  # noqa: F401,F403
 from . import _C
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
 from ._C import Event, Stream, current_stream, set_stream, synchronize

@@ -1,50 +1,31 @@
-"""axle's exception classes: each derives from AxleError and from the builtin
-exception PyTorch raises for the same mistake, so code written for torch catches them."""
+"""axle's exception classes, made from the C++ list of error kinds
+(core/include/axle/error_kinds.h, ``axle._C._error_kinds()``): AxleError is the
+base; every other class derives from it and from the builtin exception PyTorch
+raises for the same mistake, so code written for torch catches them."""
+import builtins as _builtins
+
+from . import _C
+
+__all__ = []
 
 
-class AxleError(Exception):
-    """Base of every error raised by axle."""
+def _define(kind, bases):
+    cls = type(kind["python_name"], bases, {"__doc__": kind["doc"], "__module__": __name__})
+    globals()[cls.__name__] = cls
+    __all__.append(cls.__name__)
+    return cls
 
 
-class ShapeError(AxleError, RuntimeError):
-    pass
+_kinds = _C._error_kinds()
+AxleError = _define(next(k for k in _kinds if k["name"] == "Error"), (Exception,))
+for _kind in _kinds:
+    if _kind["name"] != "Error":
+        _define(_kind, (AxleError, getattr(_builtins, _kind["python_base"])))
+del _kind
 
 
-class DTypeError(AxleError, RuntimeError):
-    pass
+class TypeError(AxleError, _builtins.TypeError):  # noqa: A001 - shadows the builtin on purpose
+    """Arguments of the wrong Python type (no overload matches). Raised by the bindings only: no C++ class."""
 
 
-class DeviceError(AxleError, RuntimeError):
-    pass
-
-
-class IndexError(AxleError, IndexError):  # noqa: A001 - shadows the builtin on purpose
-    pass
-
-
-class ValueError(AxleError, ValueError):  # noqa: A001
-    pass
-
-
-class NotImplementedError(AxleError, NotImplementedError):  # noqa: A001
-    pass
-
-
-class SchemaError(AxleError, RuntimeError):
-    pass
-
-
-class PluginError(AxleError, RuntimeError):
-    pass
-
-
-class ConfigError(AxleError, RuntimeError):
-    pass
-
-
-class OutOfMemoryError(AxleError, MemoryError):
-    pass
-
-
-class TypeError(AxleError, TypeError):  # noqa: A001
-    """Arguments of the wrong Python type (no overload matches)."""
+__all__.append("TypeError")

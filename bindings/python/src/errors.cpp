@@ -1,52 +1,59 @@
-// C++ exceptions -> the Python classes of axle/_errors.py (each derives from
-// axle.AxleError and from the builtin PyTorch raises for the same mistake).
+// C++ exceptions -> the Python classes of axle/_errors.py, which are made from
+// the same list (kErrorKinds, axle/error_kinds.h): each derives from
+// axle.AxleError and from the builtin PyTorch raises for the same mistake.
+#include <axle/error_kinds.h>
+
 #include "bindings.h"
 
 namespace axle::python {
 
 namespace {
 
-PyObject* error_class(const char* name) {
+PyObject* error_class(std::string_view name) {
   static py::handle module = py::module_::import("axle._errors").release();
-  return module.attr(name).ptr();
+  return module.attr(py::str(name.data(), name.size())).ptr();
 }
-
 
 }  // namespace
 
 void set_python_error(std::exception_ptr p) {
-    if (!p) return;
-    try {
-      std::rethrow_exception(p);
-    } catch (const ShapeError& e) {
-      PyErr_SetString(error_class("ShapeError"), e.what());
-    } catch (const DTypeError& e) {
-      PyErr_SetString(error_class("DTypeError"), e.what());
-    } catch (const DeviceError& e) {
-      PyErr_SetString(error_class("DeviceError"), e.what());
-    } catch (const IndexError& e) {
-      PyErr_SetString(error_class("IndexError"), e.what());
-    } catch (const ValueError& e) {
-      PyErr_SetString(error_class("ValueError"), e.what());
-    } catch (const NotImplementedError& e) {
-      PyErr_SetString(error_class("NotImplementedError"), e.what());
-    } catch (const SchemaError& e) {
-      PyErr_SetString(error_class("SchemaError"), e.what());
-    } catch (const PluginError& e) {
-      PyErr_SetString(error_class("PluginError"), e.what());
-    } catch (const ConfigError& e) {
-      PyErr_SetString(error_class("ConfigError"), e.what());
-    } catch (const OutOfMemoryError& e) {
-      PyErr_SetString(error_class("OutOfMemoryError"), e.what());
-    } catch (const Error& e) {
-      PyErr_SetString(error_class("AxleError"), e.what());
-    } catch (const ArgumentTypeError& e) {
-      PyErr_SetString(error_class("TypeError"), e.what());
-    } catch (const py::cast_error& e) {
-      PyErr_SetString(error_class("TypeError"), e.what());
-    }
+  if (!p) return;
+  try {
+    std::rethrow_exception(p);
+  } catch (const Error& e) {
+    PyErr_SetString(error_class(error_kind_of(e)->python_name), e.what());
+  } catch (const ArgumentTypeError& e) {
+    PyErr_SetString(error_class("TypeError"), e.what());
+  } catch (const py::cast_error& e) {
+    PyErr_SetString(error_class("TypeError"), e.what());
+  }
 }
 
-void bind_errors(py::module_&) { py::register_exception_translator(&set_python_error); }
+void bind_errors(py::module_& m) {
+  py::register_exception_translator(&set_python_error);
+  // The list axle/_errors.py makes its classes from, as dicts.
+  m.def("_error_kinds", [] {
+    py::list out;
+    for (const ErrorKind& k : kErrorKinds) {
+      py::dict d;
+      d["name"] = k.name;
+      d["python_name"] = k.python_name;
+      d["python_base"] = k.python_base;
+      d["status"] = k.status;
+      d["doc"] = k.doc;
+      out.append(d);
+    }
+    return out;
+  });
+  // Tests: throws the C++ class `name` (through the translator) or, given a
+  // plugin status instead, the class that status becomes.
+  m.def("_raise_error", [](const std::string& name, const std::string& message) {
+    for (const ErrorKind& k : kErrorKinds)
+      if (k.name == name) k.raise(message);
+    throw ValueError("_raise_error: no error kind '" + name + "'");
+  });
+  m.def("_raise_status",
+        [](axle_status status, const std::string& message) { error_kind_for_status(status).raise(message); });
+}
 
 }  // namespace axle::python

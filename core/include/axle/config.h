@@ -1,11 +1,15 @@
 // Configuration. Layers, later wins: built-in defaults -> the system file
 // (/etc/axle/config.json) -> the user file ($XDG_CONFIG_HOME/axle/config.json,
 // else ~/.config/axle/config.json) -> the AXLE_CONFIG file -> environment
-// variables (AXLE_PLUGIN_PATH, AXLE_LOG_LEVEL, AXLE_FALLBACK) -> the embedding
+// variables (config_keys()' `env`) -> the embedding
 // application's Config (axle::configure). Missing system/user files are empty
 // layers; a malformed one is a ConfigError naming it. Environment variables are
 // ignored in secure-execution (setuid) processes. An unknown key is a
 // ConfigError naming the key and the nearest valid one.
+//
+// The keys (name, type, environment variable, doc) are one table in
+// core/src/config.cpp, listed by config_keys() and in docs/config.md; it drives
+// parsing, merging, the environment layer, config_sources() and Config::get.
 #pragma once
 
 #include <axle/export.h>
@@ -31,6 +35,8 @@ struct PluginSettings {
 };
 
 // One configuration layer; unset fields leave lower layers' values in place.
+// Each field holds the value of a key of config_keys() (docs/config.md says what
+// each means).
 struct AXLE_API Config {
   std::optional<std::vector<std::string>> plugin_paths;
   std::optional<std::string> log_level;
@@ -69,7 +75,10 @@ struct AXLE_API Config {
   std::optional<bool> trace_enabled;
   std::optional<std::string> trace_file;
 
-  // A global setting by dotted key ("cpu.threads") as JSON text, if set.
+  // A setting by dotted key as JSON text, if set: any key of config_keys() with
+  // its <placeholder> filled in ("cpu.threads", "fallback.ops.conv2d",
+  // "plugins.cpu.rank", "plugins.cpu.options" as an object,
+  // "plugins.cpu.options.threads"). The host API's get_option(NULL, key).
   std::optional<std::string> get(std::string_view key) const;
 
   // Parses a JSON document; `source` names it in errors. Throws ConfigError.
@@ -109,7 +118,17 @@ AXLE_API std::string get_float32_matmul_precision();
 AXLE_API void use_deterministic_algorithms(bool enabled);
 AXLE_API bool are_deterministic_algorithms_enabled();
 
-// The keys a config file may contain ("plugin_paths", "fallback.policy", ...).
+// One configuration key, a row of the table in core/src/config.cpp.
+struct ConfigKey {
+  std::string_view key;   // dotted; a <placeholder> segment is a name the user chooses ("fallback.ops.<op>")
+  std::string_view type;  // as documented: "bool", "int", "array of strings", "error|warn_once|silent", ...
+  std::string_view env;   // the environment variable setting it, "" if none
+  std::string_view doc;   // one line
+};
+// Every key, in the table's order (the order files are read in).
+AXLE_API const std::vector<ConfigKey>& config_keys();
+// The keys a config file may contain and the objects holding them ("plugin_paths",
+// "fallback", "fallback.policy", "plugins.<name>", "plugins.<name>.rank", ...).
 AXLE_API const std::vector<std::string>& known_config_keys();
 
 namespace detail {

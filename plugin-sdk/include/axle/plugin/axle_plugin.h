@@ -171,8 +171,8 @@ typedef struct axle_host_api {
                                  const int64_t* sizes, axle_tensor_view* out);
   /* A plugin option from the configuration (plugins.<name>.options.<key>) as a
    * JSON text in a buffer owned by the core (valid until the calling thread's
-   * next get_option), or NULL when unset. With plugin_name NULL, `key` is a
-   * global dotted key such as "cpu.threads". */
+   * next get_option), or NULL when unset. With plugin_name NULL, `key` is any
+   * dotted configuration key (docs/config.md) such as "cpu.threads". */
   const char* (*get_option)(const char* plugin_name, const char* key);
 } axle_host_api;
 
