@@ -195,7 +195,8 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
       case Value::Tag::DType: out.tag = AXLE_VALUE_DTYPE; out.u.i = static_cast<int64_t>(v.dtype()); break;
       case Value::Tag::Generator:
         // Shape functions turn generators into int[2] {seed, offset} (random ops).
-        throw Error(detail::concat(op.name, ": internal error: a Generator argument reached a kernel"));
+        AXLE_INTERNAL_ASSERT(false, op.name, ": a Generator argument reached a kernel");
+        break;
       case Value::Tag::Device:
         out.tag = AXLE_VALUE_DEVICE;
         out.u.device.type = v.device().type().name().c_str();
