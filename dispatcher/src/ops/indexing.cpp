@@ -16,8 +16,9 @@ void nonzero_shape(ShapeContext& c) {
 
 std::vector<OpDecl> indexing_ops() {
   return {
-      {"nonzero(Tensor self) -> Tensor", &nonzero_shape, nullptr,
-       "Indices of non-zero elements, shape (count, ndim); data-dependent output."},
+      {.schema = "nonzero(Tensor self) -> Tensor",
+       .shape = &nonzero_shape,
+       .doc = "Indices of non-zero elements, shape (count, ndim); data-dependent output."},
   };
 }
 

@@ -48,8 +48,9 @@ void matmul_shape(ShapeContext& c) {
 
 std::vector<OpDecl> linalg_ops() {
   return {
-      {"matmul(Tensor self, Tensor other) -> Tensor", &matmul_shape, nullptr,
-       "Matrix product with torch.matmul's broadcasting rules."},
+      {.schema = "matmul(Tensor self, Tensor other) -> Tensor",
+       .shape = &matmul_shape,
+       .doc = "Matrix product with torch.matmul's broadcasting rules."},
   };
 }
 

@@ -35,15 +35,24 @@ void mean_shape(ShapeContext& c) {
 
 std::vector<OpDecl> reduction_ops() {
   return {
-      {"sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", nullptr,
-       [](const Stack& a) { return call_op("sum.dim_IntList", {a[0], Value(), false, a[1]}); },
-       "Sum of all elements."},
-      {"sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
-       &sum_shape, nullptr, "Sum over dims (integers and bool sum to int64)."},
-      {"mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", nullptr,
-       [](const Stack& a) { return call_op("mean.dim", {a[0], Value(), false, a[1]}); }, "Mean of all elements."},
-      {"mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", &mean_shape,
-       nullptr, "Mean over dims (floating dtypes only)."},
+      {.schema = "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+       .composite =
+           [](const Stack& a) {
+             return call_op("sum.dim_IntList", {a[0], Value(), false, a[1]});
+           },
+       .doc = "Sum of all elements."},
+      {.schema = "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+       .shape = &sum_shape,
+       .doc = "Sum over dims (integers and bool sum to int64)."},
+      {.schema = "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+       .composite =
+           [](const Stack& a) {
+             return call_op("mean.dim", {a[0], Value(), false, a[1]});
+           },
+       .doc = "Mean of all elements."},
+      {.schema = "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+       .shape = &mean_shape,
+       .doc = "Mean over dims (floating dtypes only)."},
   };
 }
 

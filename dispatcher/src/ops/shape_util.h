@@ -22,7 +22,7 @@ bool can_cast(DType from, DType to);
 // doubles=false skips doubles (they promote the computation to float instead).
 // ValueError "value cannot be converted to type ... without overflow" otherwise.
 void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = true);
-// The ops' family lists (one per file), concatenated by builtin_op_decls().
+// The ops' family lists (one per file), concatenated by builtin_op_decls() (builtin_ops.cpp).
 std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
 std::vector<OpDecl> pointwise_ops();
