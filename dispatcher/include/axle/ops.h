@@ -108,5 +108,5 @@ AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, dou
 #include <axle/ops/nn.h>
 #include <axle/ops/blas.h>
 #include <axle/ops/conv_pool.h>
-#include <axle/ops/gather_scatter.h>
-#include <axle/ops/reduce_ops.h>
+#include <axle/ops/indexing.h>
+#include <axle/ops/reduction.h>

@@ -16,16 +16,13 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::copy_ops,
         &shape::pointwise_ops,
         &shape::reduction_ops,
-        &shape::linalg_ops,
+        &shape::blas_ops,
         &shape::indexing_ops,
         &shape::random_ops,
         &shape::views_ops,
         &shape::activations_ops,
         &shape::nn_ops,
-        &shape::blas_ops,
         &shape::conv_pool_ops,
-        &shape::gather_scatter_ops,
-        &shape::reduce_ops_ops,
     };
     for (auto family : families) {
       std::vector<OpDecl> list = family();

@@ -27,15 +27,12 @@ std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
 std::vector<OpDecl> pointwise_ops();
 std::vector<OpDecl> reduction_ops();
-std::vector<OpDecl> linalg_ops();
+std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> indexing_ops();
 std::vector<OpDecl> random_ops();
 std::vector<OpDecl> views_ops();
 std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
-std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> conv_pool_ops();
-std::vector<OpDecl> gather_scatter_ops();
-std::vector<OpDecl> reduce_ops_ops();
 
 }  // namespace axle::shape

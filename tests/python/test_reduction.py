@@ -1,4 +1,4 @@
-"""The reductions of dispatcher/src/ops/reduce_ops.cpp through the Python API,
+"""The reductions of dispatcher/src/ops/reduction.cpp through the Python API,
 compared with torch 1.13 (values, shapes, dtypes; torch raising => axle raises):
 the Python call forms (overload choice by arguments, keywords, Tensor methods)
 the C++ samples do not cover."""

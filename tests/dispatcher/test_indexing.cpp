@@ -1,4 +1,4 @@
-// The gather/scatter family through the C++ API: values (computed by hand),
+// The indexing family through the C++ API: values (computed by hand),
 // Tensor?[] index lists with None (std::nullopt), in-place forms returning self,
 // index errors naming the value, and the arena device (index tensors on it).
 #include <axle/axle.h>

@@ -1,4 +1,4 @@
-// The C++ API of the reductions (axle/ops/reduce_ops.h): every overload resolves
+// The C++ API of the reductions (axle/ops/reduction.h): every overload resolves
 // to its operator (libtorch's call forms), with values computed by hand.
 #include <axle/axle.h>
 
@@ -22,7 +22,7 @@ std::vector<double> values(const Tensor& t) {
 using V = std::vector<double>;
 }  // namespace
 
-TEST_CASE("reduce_ops C++ API") {
+TEST_CASE("reduction C++ API") {
   const Tensor x = from({3, -1, 2, 0, 5, -4}, {2, 3});
   CHECK(values(prod(x)) == V{0});
   CHECK(prod(from({1, 2}, {2}, kInt8)).dtype() == kInt64);

@@ -1,4 +1,4 @@
-// C++ API of the reductions in dispatcher/src/ops/reduce_ops.cpp (libtorch's
+// C++ API of the reductions in dispatcher/src/ops/reduction.cpp (libtorch's
 // names and signatures): prod, amax/amin, max/min, argmax/argmin, var/std, norm,
 // logsumexp, all/any, cumsum/cumprod, count_nonzero, topk, sort, argsort.
 #pragma once

@@ -1,4 +1,4 @@
-// C++ API of the gather/scatter family: each wrapper calls its declared operator.
+// C++ API of the indexing family: each wrapper calls its declared operator.
 #include <axle/ops.h>
 
 #include "op_handle.h"

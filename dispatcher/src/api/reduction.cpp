@@ -1,4 +1,4 @@
-// C++ API of the reductions (axle/ops/reduce_ops.h): each calls its declared op.
+// C++ API of the reductions (axle/ops/reduction.h): each calls its declared op.
 #include <axle/ops.h>
 
 #include "op_handle.h"

@@ -1,6 +1,6 @@
-// C++ API of the gather/scatter family (libtorch's names and signatures): index
+// C++ API of the indexing family (libtorch's names and signatures): index
 // tensors are int64 (index_select and embedding also take int32); out-of-range
-// index values raise IndexError. Declarations: dispatcher/src/ops/gather_scatter.cpp.
+// index values raise IndexError. Declarations: dispatcher/src/ops/indexing.cpp.
 #pragma once
 
 #include <axle/dispatcher.h>

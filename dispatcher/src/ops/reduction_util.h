@@ -1,4 +1,4 @@
-// Shared by the reduction shape functions (reduction.cpp, reduce_ops.cpp):
+// Shared by the reduction shape functions (reduction.cpp):
 // normalizing a dim list and the sizes a reduction over it produces.
 #pragma once
 
