@@ -74,4 +74,6 @@ Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indic
   return self;
 }
 
+Tensor nonzero(const Tensor& t) { return detail::call_one(AXLE_OP("nonzero"), t); }
+
 }  // namespace axle

@@ -98,4 +98,13 @@ Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
   return detail::call_one(AXLE_OP("argsort.stable"), self, stable, dim, descending);
 }
 
+Tensor sum(const Tensor& t, std::optional<DType> dtype) { return detail::call_one(AXLE_OP("sum"), t, dtype); }
+Tensor sum(const Tensor& t, const IntList& dim, bool keepdim, std::optional<DType> dtype) {
+  return detail::call_one(AXLE_OP("sum.dim_IntList"), t, dim, keepdim, dtype);
+}
+Tensor mean(const Tensor& t, std::optional<DType> dtype) { return detail::call_one(AXLE_OP("mean"), t, dtype); }
+Tensor mean(const Tensor& t, const IntList& dim, bool keepdim, std::optional<DType> dtype) {
+  return detail::call_one(AXLE_OP("mean.dim"), t, dim, keepdim, dtype);
+}
+
 }  // namespace axle

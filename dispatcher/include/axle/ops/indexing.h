@@ -11,6 +11,7 @@
 
 namespace axle {
 
+AXLE_API Tensor nonzero(const Tensor& t);
 AXLE_API Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 AXLE_API Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
 AXLE_API Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);

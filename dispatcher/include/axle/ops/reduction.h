@@ -1,5 +1,5 @@
 // C++ API of the reductions in dispatcher/src/ops/reduction.cpp (libtorch's
-// names and signatures): prod, amax/amin, max/min, argmax/argmin, var/std, norm,
+// names and signatures): sum, mean, prod, amax/amin, max/min, argmax/argmin, var/std, norm,
 // logsumexp, all/any, cumsum/cumprod, count_nonzero, topk, sort, argsort.
 #pragma once
 
@@ -12,6 +12,10 @@
 
 namespace axle {
 
+AXLE_API Tensor sum(const Tensor& t, std::optional<DType> dtype = {});
+AXLE_API Tensor sum(const Tensor& t, const IntList& dim, bool keepdim = false, std::optional<DType> dtype = {});
+AXLE_API Tensor mean(const Tensor& t, std::optional<DType> dtype = {});
+AXLE_API Tensor mean(const Tensor& t, const IntList& dim, bool keepdim = false, std::optional<DType> dtype = {});
 AXLE_API Tensor prod(const Tensor& self, std::optional<DType> dtype = {});
 AXLE_API Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false, std::optional<DType> dtype = {});
 AXLE_API Tensor amax(const Tensor& self, const IntList& dim = {}, bool keepdim = false);
