@@ -7,6 +7,9 @@ namespace axle::reference {
 using namespace axle::plugin;
 
 namespace {
+
+enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
+
 template <Comparison C, typename T>
 bool holds(T x, T y) {
   switch (C) {
@@ -32,11 +35,17 @@ axle_status compare(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
-template axle_status compare<Comparison::Eq>(void*, const axle_kernel_call*);
-template axle_status compare<Comparison::Ne>(void*, const axle_kernel_call*);
-template axle_status compare<Comparison::Lt>(void*, const axle_kernel_call*);
-template axle_status compare<Comparison::Le>(void*, const axle_kernel_call*);
-template axle_status compare<Comparison::Gt>(void*, const axle_kernel_call*);
-template axle_status compare<Comparison::Ge>(void*, const axle_kernel_call*);
+const KernelEntry kComparisonKernels[] = {
+    {"eq.Tensor", &compare<Comparison::Eq>, AXLE_HERE},
+    {"ne.Tensor", &compare<Comparison::Ne>, AXLE_HERE},
+    {"lt.Tensor", &compare<Comparison::Lt>, AXLE_HERE},
+    {"le.Tensor", &compare<Comparison::Le>, AXLE_HERE},
+    {"gt.Tensor", &compare<Comparison::Gt>, AXLE_HERE},
+    {"ge.Tensor", &compare<Comparison::Ge>, AXLE_HERE},
+};
+
+axle_status register_pointwise_comparison(const axle_registrar* r) {
+  return register_kernels(r, "cpu", kComparisonKernels);
+}
 
 }  // namespace axle::reference

@@ -101,4 +101,10 @@ axle_status matmul(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+const KernelEntry kMatmulKernels[] = {
+    {"matmul", &matmul, AXLE_HERE},
+};
+
+axle_status register_blas_matmul(const axle_registrar* r) { return register_kernels(r, "cpu", kMatmulKernels); }
+
 }  // namespace axle::reference

@@ -1,4 +1,4 @@
-// Reference kernels of the gather/scatter family: index_select, gather, scatter
+// Reference kernels of the indexing family (nonzero: indexing_nonzero.cpp): index_select, gather, scatter
 // (src / value / add), masked_fill, where, one_hot, index.Tensor, index_put_.
 // Elements move as bytes (exact for every dtype); scatter_add and accumulating
 // index_put_ add in double / int64 / bool. Every index value is checked before
@@ -456,6 +456,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_gather_scatter(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
+axle_status register_indexing(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
 
 }  // namespace axle::reference

@@ -54,4 +54,13 @@ axle_status div(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+const KernelEntry kBinaryKernels[] = {
+    {"add.Tensor", &add, AXLE_HERE},
+    {"sub.Tensor", &sub, AXLE_HERE},
+    {"mul.Tensor", &mul, AXLE_HERE},
+    {"div.Tensor", &div, AXLE_HERE},
+};
+
+axle_status register_pointwise_binary(const axle_registrar* r) { return register_kernels(r, "cpu", kBinaryKernels); }
+
 }  // namespace axle::reference

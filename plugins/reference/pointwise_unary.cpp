@@ -30,4 +30,12 @@ axle_status relu(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+const KernelEntry kUnaryKernels[] = {
+    {"neg", &neg, AXLE_HERE},
+    {"exp", &exp, AXLE_HERE},
+    {"relu", &relu, AXLE_HERE},
+};
+
+axle_status register_pointwise_unary(const axle_registrar* r) { return register_kernels(r, "cpu", kUnaryKernels); }
+
 }  // namespace axle::reference

@@ -34,4 +34,10 @@ axle_status nonzero(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+const KernelEntry kNonzeroKernels[] = {
+    {"nonzero", &nonzero, AXLE_HERE},
+};
+
+axle_status register_indexing_nonzero(const axle_registrar* r) { return register_kernels(r, "cpu", kNonzeroKernels); }
+
 }  // namespace axle::reference

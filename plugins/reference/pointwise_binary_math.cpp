@@ -83,7 +83,7 @@ axle_status binary_math(void* user_data, const axle_kernel_call* c) {
 
 }  // namespace
 
-axle_status register_binary_math(const axle_registrar* r) {
+axle_status register_pointwise_binary_math(const axle_registrar* r) {
   for (const BinaryMath& op : kOps)
     if (axle_status s = r->register_kernel(r->context, op.op, "cpu", &binary_math, const_cast<BinaryMath*>(&op), AXLE_HERE))
       return s;
