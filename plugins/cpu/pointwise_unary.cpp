@@ -119,6 +119,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_eltwise(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+axle_status register_pointwise_unary(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
 
 }  // namespace axle::cpu

@@ -184,6 +184,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_binary(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+axle_status register_pointwise_binary(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
 
 }  // namespace axle::cpu

@@ -36,7 +36,7 @@ axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha)
     bias.unexpand();
   }
   // A few rows against a K-contiguous weight: our dot products beat oneDNN's
-  // per-call repacking (gemv.cpp).
+  // per-call repacking (blas_gemv.cpp).
   if (small_m_product(a, b, bias_in ? &bias : nullptr, dst, alpha)) return AXLE_OK;
   Key key("matmul");
   key.add(a).add(b).add(dst).add(alpha).add(static_cast<int64_t>(bias_in != nullptr));
@@ -116,6 +116,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_matmul(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+axle_status register_blas(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
 
 }  // namespace axle::cpu
