@@ -1,5 +1,5 @@
-// Launchers of the scatter kernels in gather.cu (host functions, used by
-// gather.cpp; each returns 0 or a cudaError_t). A scatter runs over the
+// Launchers of the scatter kernels in indexing.cu (host functions, used by
+// indexing.cpp; each returns 0 or a cudaError_t). A scatter runs over the
 // coordinates of a contiguous int64 / int32 index tensor: for index element t at
 // coord, out[coord with coord[dim] = index[t]] receives src[coord] (scatter.src),
 // a value (scatter.value) or += src[coord] (scatter_add). Indices are checked by

@@ -1,5 +1,5 @@
-// Launchers of the reductions (reduce.cu) and scans (scan.cu), host functions
-// used by reduce.cpp, and the index math both sides share. A reduction sees its
+// Launchers of the reductions (reduction.cu) and scans (reduction_scan.cu), host
+// functions used by reduction.cpp, and the index math both sides share. A reduction sees its
 // input as outputs x count elements: output o (row-major over the kept dims)
 // reduces the elements at kept_offset(o) + reduced_offset(k) for k in [0, count),
 // k the row-major position over the reduced dims (the index argmax reports).
@@ -190,7 +190,7 @@ inline bool make_scan_shape(const axle_tensor_view& x, const axle_tensor_view& y
   return true;
 }
 
-// ---- reduce.cu
+// ---- reduction.cu
 enum class ReduceOp : int32_t {
   Sum,           // floating outputs accumulate in float (double with float64), others in wrapping int64
   Mean,          // Sum / count
@@ -225,7 +225,7 @@ size_t reduction_scratch_bytes(const ReduceCall& call);
 // Enqueues the reduction (shape.outputs > 0). Returns 0 or a cudaError_t.
 int launch_reduction(const ReduceCall& call, void* scratch, void* stream);
 
-// ---- scan.cu: cumsum / cumprod, accumulating as ReduceOp::Sum / Prod for y's dtype.
+// ---- reduction_scan.cu: cumsum / cumprod, accumulating as ReduceOp::Sum / Prod for y's dtype.
 struct ScanCall {
   bool product = false;
   ScanShape shape;

@@ -8,7 +8,7 @@
 // first (atomicMax of the position along dim) and then letting only the
 // winner write. Contiguous index tensors, strided src / out; 64-bit index math.
 #include "kernels.h"
-#include "scatter_kernels.h"
+#include "indexing_kernels.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

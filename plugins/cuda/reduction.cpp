@@ -1,4 +1,4 @@
-// Host side of reduce.cu and scan.cu: sum.dim_IntList, mean.dim, prod, prod.dim_int,
+// Host side of reduction.cu and reduction_scan.cu: sum.dim_IntList, mean.dim, prod, prod.dim_int,
 // amax, amin, max, min, max.dim, min.dim, argmax, argmin, var.correction,
 // std.correction, norm.ScalarOpt_dim, logsumexp, all, any, all.dim, any.dim,
 // count_nonzero.dim_IntList, cumsum and cumprod (the composites sum, mean,
@@ -12,7 +12,7 @@
 #include "allocator.h"
 #include "cuda_util.h"
 #include "kernels.h"
-#include "reduce_kernels.h"
+#include "reduction_kernels.h"
 
 #include <array>
 
@@ -210,6 +210,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_reduce(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
+axle_status register_reduction(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
 
 }  // namespace axle::cuda

@@ -1,4 +1,4 @@
-// cumsum / cumprod along one dim (reduce_kernels.h's ScanShape: lines of
+// cumsum / cumprod along one dim (reduction_kernels.h's ScanShape: lines of
 // `length` elements, any strides). Lines strided in memory, when there are many
 // of them, and short lines get a thread each (adjacent threads read adjacent
 // lines). Otherwise a block scans a line in tiles of 256 x 4 elements with
@@ -10,7 +10,7 @@
 // integral outputs), loading any dtype through a runtime switch.
 #include "device_math.cuh"
 #include "kernels.h"
-#include "reduce_kernels.h"
+#include "reduction_kernels.h"
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>

@@ -1,15 +1,15 @@
 // The CUDA plugin's host-side index math against naive enumeration, on every
 // machine that builds the plugin (no GPU, no CUDA call):
-// - collapse_dims (plugins/cuda/indexing.cpp, compiled into this
+// - collapse_dims (plugins/cuda/pointwise_dims.cpp, compiled into this
 //   test): random shapes and strides (contiguous, permuted, stepped, broadcast)
 //   with one to four operands visit the same (offset per operand) tuples as a
 //   naive indexer, through both the 64-bit and the kernels' 32-bit
 //   multiply-shift unravelling.
-// - reduce_kernels.h (header-only): make_reduce_shape / make_scan_shape with
+// - reduction_kernels.h (header-only): make_reduce_shape / make_scan_shape with
 //   kept_offsets, reduced_offset and fast_div, on the 32-bit and 64-bit paths.
 // The random cases come from fixed seeds: a failure names its iteration and case.
 #include "kernels.h"
-#include "reduce_kernels.h"
+#include "reduction_kernels.h"
 
 #include <doctest/doctest.h>
 
@@ -88,7 +88,7 @@ void kernel_tuples(const Ix& ix, int nops, int64_t n, std::vector<Tuple>* out) {
   std::sort(out->begin(), out->end());
 }
 
-// ---------------------------------------------------------------- reduce_kernels.h
+// ---------------------------------------------------------------- reduction_kernels.h
 struct View {
   std::vector<int64_t> sizes, strides;
   axle_tensor_view v() const {

@@ -1,4 +1,4 @@
-// The reductions of reduce_kernels.h: one kernel template over a reducer (a
+// The reductions of reduction_kernels.h: one kernel template over a reducer (a
 // state with identity / update / combine / result). A block of 256 threads
 // covers tx outputs x ty threads per output (tx * ty = 256, both powers of two);
 // threads of one output are adjacent in the warp when the reduced dims are the
@@ -15,7 +15,7 @@
 // integral sums and products, int64 for integral max / min).
 #include "device_math.cuh"
 #include "kernels.h"
-#include "reduce_kernels.h"
+#include "reduction_kernels.h"
 
 #include <cuda_runtime.h>
 

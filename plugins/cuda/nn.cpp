@@ -1,4 +1,4 @@
-// Host side of norms.cu: softmax.int / log_softmax.int along any dim, and
+// Host side of nn.cu: softmax.int / log_softmax.int along any dim, and
 // layer_norm / rms_norm over the trailing normalized dims, for contiguous
 // float32 / float64 / float16 / bfloat16 tensors on one device. Strided inputs,
 // other dtypes and weights of another dtype are declined (the next candidate,
@@ -80,6 +80,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_norms(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
+axle_status register_nn(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
 
 }  // namespace axle::cuda

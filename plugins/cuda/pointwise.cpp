@@ -1,5 +1,5 @@
-// Host side of the elementwise kernels (elementwise.cu): argument checks, the
-// broadcast indexing (its dim collapsing: indexing.cpp), the compute type, and
+// Host side of the pointwise kernels (pointwise.cu): argument checks, the
+// broadcast indexing (its dim collapsing: pointwise_dims.cpp), the compute type, and
 // registration.
 // Semantics follow the reference plugin (plugins/reference) op by op:
 // - fill_, copy_ (every dtype pair, any strides; contiguous equal dtypes are one
@@ -76,7 +76,7 @@ axle_status run(const axle_kernel_call* c, Op op, Compute compute, const axle_te
   Operand operands[3];
   for (int k = 0; k < 3; ++k)
     if (in.v[k]) operands[k] = Operand{in.v[k]->data, in.v[k]->dtype};
-  const int e = launch_elementwise(op, compute, ix, n, Operand{out.data, out.dtype}, operands, s, c->stream);
+  const int e = launch_pointwise(op, compute, ix, n, Operand{out.data, out.dtype}, operands, s, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
 
@@ -422,6 +422,6 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
-axle_status register_elementwise(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
+axle_status register_pointwise(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
 
 }  // namespace axle::cuda
