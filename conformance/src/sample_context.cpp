@@ -182,16 +182,13 @@ const std::vector<OpSamples>& all_samples() {
         &copy_samples,
         &pointwise_samples,
         &reduction_samples,
-        &linalg_samples,
+        &blas_samples,
         &indexing_samples,
         &random_samples,
         &views_samples,
         &activations_samples,
         &nn_samples,
-        &blas_samples,
         &conv_pool_samples,
-        &gather_scatter_samples,
-        &reduce_ops_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

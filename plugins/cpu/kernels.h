@@ -1,7 +1,8 @@
 // The cpu plugin: oneDNN primitives and our own vectorized kernels for the host
 // device "cpu", ranked above the reference plugin. Every kernel declines
 // (AXLE_DECLINED, before writing anything) what it would serve badly or not at
-// all, and the reference plugin runs it. One op family per .cpp file.
+// all, and the reference plugin runs it. One op family (or a named piece of one,
+// <family>_<piece>.cpp) per .cpp file.
 #pragma once
 
 #include "dnnl_util.h"
@@ -10,15 +11,17 @@ namespace axle::cpu {
 
 using plugin::KernelEntry;
 
-axle_status register_matmul(const axle_registrar* r);
+// One register_<family>[_piece] per .cpp file, named after the op family it serves.
+axle_status register_blas(const axle_registrar* r);
 axle_status register_nn(const axle_registrar* r);
-axle_status register_eltwise(const axle_registrar* r);
-axle_status register_binary(const axle_registrar* r);
+axle_status register_pointwise_unary(const axle_registrar* r);
+axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
-axle_status register_copy_reduce(const axle_registrar* r);
+axle_status register_copy(const axle_registrar* r);
+axle_status register_reduction(const axle_registrar* r);
 
 // dst = alpha * (a @ b) [+ bias] for float32 2-D operands with at most 2 rows
-// and K contiguous in a's rows and b's columns (gemv.cpp); false (nothing
+// and K contiguous in a's rows and b's columns (blas_gemv.cpp); false (nothing
 // written) for anything else.
 bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 

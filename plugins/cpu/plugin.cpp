@@ -25,7 +25,8 @@ axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   configure(r->host);
   axle_status (*const families[])(const axle_registrar*) = {
-      &register_matmul, &register_nn, &register_eltwise, &register_binary, &register_conv_pool, &register_copy_reduce,
+      &register_blas,   &register_nn,   &register_pointwise_unary, &register_pointwise_binary, &register_conv_pool,
+      &register_copy,   &register_reduction,
   };
   for (auto family : families)
     if (axle_status s = family(r)) return s;

@@ -6,7 +6,7 @@
 // cudnnConvolutionBackwardData with torch's [C_in, C_out / groups, k...] weight
 // as that convolution's filter (output_padding >= stride is declined: cuDNN
 // derives the output size from the forward formula). The bias is added after
-// with the elementwise kernel, as torch does. Input and output keep their strides (channels_last and other
+// with the pointwise kernel, as torch does. Input and output keep their strides (channels_last and other
 // layouts, no copies); the weight must be dense NCHW or NHWC (cuDNN's filter
 // descriptor has no strides), NHWC only with channels_last input and output.
 // float32, float64, float16 and bfloat16 (float accumulation for the 16-bit
@@ -372,10 +372,10 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
   return AXLE_DECLINED;
 }
 
-// out += bias over dim 1, with the elementwise kernel, as torch 1.13 adds the
+// out += bias over dim 1, with the pointwise kernel, as torch 1.13 adds the
 // bias after cuDNN's convolution (output.add_(bias)): the same rounding for
 // every dtype and layout, and no deprecated cudnnAddTensor.
-axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_view& bias,
+axle_status add_bias_pointwise(const axle_kernel_call* c, const axle_tensor_view& bias,
                                  const axle_tensor_view& out) {
   Indexing ix;
   ix.ndim = out.ndim;
@@ -389,7 +389,7 @@ axle_status add_bias_elementwise(const axle_kernel_call* c, const axle_tensor_vi
   OpScalars alpha;
   alpha.f[0] = 1.0;  // add's alpha
   alpha.i[0] = 1;
-  const int e = launch_elementwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha,
+  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha,
                                    c->stream);
   return check(static_cast<cudaError_t>(e), "convolution bias", c);
 }
@@ -445,7 +445,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   std::vector<Algo> algos;
   if (axle_status st = candidates(k, &algos)) return st;
   if (axle_status st = run_conv(k, algos)) return st;
-  return bias ? add_bias_elementwise(c, *bias, out) : AXLE_OK;
+  return bias ? add_bias_pointwise(c, *bias, out) : AXLE_OK;
 }
 
 // ---------------------------------------------------------------- pooling

@@ -1,4 +1,4 @@
-// Device helpers shared by the row-wise kernels (norms.cu, reduce.cu): typed
+// Device helpers shared by the row-wise kernels (nn.cu, reduction.cu): typed
 // loads/stores through float (double for float64), NaN-propagating max/min,
 // and a block-wide reduction with warp shuffles.
 #pragma once
@@ -87,7 +87,7 @@ int with_floating_type(axle_dtype dt, F&& f) {
 template <typename In, typename Out>
 using AccType = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<Out, double>, double, float>;
 
-// ---- Any-dtype element access (reduce.cu, scan.cu), converting as the reference
+// ---- Any-dtype element access (reduction.cu, reduction_scan.cu), converting as the reference
 // does: to floating by value, floating to integral truncating toward zero, to
 // bool testing non-zero. L (loads) is float, double, int64_t, uint64_t or bool.
 template <typename L, typename T>

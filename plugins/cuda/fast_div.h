@@ -1,7 +1,7 @@
 // n / d for n < 2^31 and 1 <= d <= 2^31 by a multiply-high and a shift
 // (Granlund-Montgomery): the kernels unravel linear indices with it instead of
-// a 32-bit division per dim. Shared by the elementwise and reduction launchers;
-// host and device (tests/cuda/test_cuda_indexing.cpp checks it on the host).
+// a 32-bit division per dim. Shared by the pointwise and reduction launchers;
+// host and device (tests/cuda/test_cuda_pointwise_dims.cpp checks it on the host).
 #pragma once
 
 #include <axle/plugin/host_device.hpp>

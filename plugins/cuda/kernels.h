@@ -1,4 +1,5 @@
-// The CUDA plugin's kernels (one family per file) and its device runtime.
+// The CUDA plugin's kernels (one op family per file, or a named piece of one:
+// <family>_<piece>.cpp/.cu) and its device runtime.
 #pragma once
 
 #include <axle/plugin/helpers.hpp>
@@ -13,19 +14,19 @@ using plugin::KernelEntry;
 
 const axle_device_interface* device_interface();
 
-axle_status register_elementwise(const axle_registrar* r);  // elementwise.cpp (+ elementwise.cu)
+axle_status register_pointwise(const axle_registrar* r);     // pointwise.cpp (+ pointwise.cu)
 axle_status register_blas(const axle_registrar* r);         // blas.cpp
 axle_status register_conv_pool(const axle_registrar* r);    // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
-axle_status register_norms(const axle_registrar* r);        // norms.cpp (+ norms.cu)
-axle_status register_gather(const axle_registrar* r);       // gather.cpp (+ gather.cu)
-axle_status register_reduce(const axle_registrar* r);       // reduce.cpp (+ reduce.cu, scan.cu)
+axle_status register_nn(const axle_registrar* r);           // nn.cpp (+ nn.cu)
+axle_status register_indexing(const axle_registrar* r);     // indexing.cpp (+ indexing.cu)
+axle_status register_reduction(const axle_registrar* r);    // reduction.cpp (+ reduction.cu, reduction_scan.cu)
 axle_status register_random(const axle_registrar* r);       // random.cpp (+ random.cu)
 
-// ---- launchers implemented in elementwise.cu (host functions)
+// ---- launchers implemented in pointwise.cu (host functions)
 constexpr int kMaxDims = 12;
 constexpr int kMaxOperands = 4;  // the output and up to three inputs
 // Byte strides of the output (operand 0) and up to three inputs aligned to the
-// output's dims (0 for a broadcast dim or an absent input). launch_elementwise
+// output's dims (0 for a broadcast dim or an absent input). launch_pointwise
 // collapses them first (collapse_dims), so a contiguous or simply broadcast call
 // runs with 1-2 dims and pays at most one division per dim beyond the first.
 struct Indexing {
@@ -37,7 +38,7 @@ struct Indexing {
 // rest by the output's strides (largest outermost; ties keep their order), then
 // merges dim d into d + 1 wherever strides[k][d] == strides[k][d + 1] * sizes[d + 1]
 // for every operand k < noperands. The same (output, inputs) element tuples are
-// visited, in another order. Implemented in indexing.cpp.
+// visited, in another order. Implemented in pointwise_dims.cpp.
 void collapse_dims(Indexing* ix, int noperands);
 
 // The same indexing with a fast_div divisor per dim (fewer than 2^31 elements).
@@ -94,7 +95,7 @@ enum class Op : int32_t {
   // unary
   Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Floor,
   Ceil, Trunc, Round, Frac, Square, IsNan, IsInf, IsFinite, LogicalNot, BitwiseNot,
-  // unary with scalars (f: floating forms, i: integer forms; see elementwise.cu)
+  // unary with scalars (f: floating forms, i: integer forms; see pointwise.cu)
   Gelu, GeluTanh, Silu, Mish, LeakyRelu, Elu, Hardsigmoid, Hardswish, Softplus, Clamp, Threshold, NanToNum,
   PowTensorScalar, PowScalarTensor
 };
@@ -111,14 +112,14 @@ struct OpScalars {
 // data are absent). With Compute::Float and a 16-bit float output, inputs of
 // another dtype are first rounded to it (as torch casts to the common dtype).
 // Returns a cudaError_t as int (0: success).
-int launch_elementwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
+int launch_pointwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
                        const OpScalars& scalars, void* stream);
 // The compute type of an op whose inputs are converted to the output's dtype.
 inline Compute compute_for(axle_dtype out) {
   return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : plugin::is_floating(out) ? Compute::Float : Compute::Int64;
 }
 
-// ---- launchers implemented in norms.cu (contiguous tensors; 0 or a cudaError_t)
+// ---- launchers implemented in nn.cu (contiguous tensors; 0 or a cudaError_t)
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.
 int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols,
                    int64_t inner, bool log, void* stream);
@@ -126,9 +127,9 @@ int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, 
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream);
 
-// ---- launchers of reduce.cu and scan.cu: reduce_kernels.h
+// ---- launchers of reduction.cu and reduction_scan.cu: reduction_kernels.h
 
-// ---- launchers implemented in gather.cu (contiguous tensors; 0 or a cudaError_t)
+// ---- launchers implemented in indexing.cu (contiguous tensors; 0 or a cudaError_t)
 // out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).
 int launch_index_min_max(const void* idx, bool i32, int64_t n, long long* out_device, void* stream);
 int launch_index_select(size_t esize, const void* self, const void* idx, bool i32, void* out, int64_t outer,

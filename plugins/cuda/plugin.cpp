@@ -13,8 +13,8 @@ axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   if (axle_status s = r->register_device_type(r->context, device_interface())) return s;
   axle_status (*const families[])(const axle_registrar*) = {
-      &register_elementwise, &register_blas,   &register_conv_pool, &register_norms,
-      &register_gather,      &register_reduce, &register_random};
+      &register_pointwise, &register_blas,      &register_conv_pool, &register_nn,
+      &register_indexing,  &register_reduction, &register_random};
   for (auto family : families)
     if (axle_status s = family(r)) return s;
   return AXLE_OK;

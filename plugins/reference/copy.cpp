@@ -57,4 +57,11 @@ axle_status cat(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+const KernelEntry kCopyKernels[] = {
+    {"copy_", &copy, AXLE_HERE},
+    {"cat", &cat, AXLE_HERE},
+};
+
+axle_status register_copy(const axle_registrar* r) { return register_kernels(r, "cpu", kCopyKernels); }
+
 }  // namespace axle::reference

@@ -1,4 +1,4 @@
-// fill_ and arange.
+// fill_, arange and linspace.
 #include "kernels.h"
 
 namespace axle::reference {
@@ -60,5 +60,13 @@ axle_status linspace(void*, const axle_kernel_call* c) {
   }
   return AXLE_OK;
 }
+
+const KernelEntry kCreationKernels[] = {
+    {"fill_.Scalar", &fill, AXLE_HERE},
+    {"arange.start_step", &arange, AXLE_HERE},
+    {"linspace", &linspace, AXLE_HERE},
+};
+
+axle_status register_creation(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kCreationKernels); }
 
 }  // namespace axle::reference

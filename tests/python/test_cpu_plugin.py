@@ -87,7 +87,7 @@ def test_cpu_threads_reaches_onednn(threads, tmp_path):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_linear_with_one_or_two_rows_runs_our_dot_products(threads, tmp_path):
-    # x @ W^T with M <= 2 and K >= 64: the plugin's own kernel (gemv.cpp), not
+    # x @ W^T with M <= 2 and K >= 64: the plugin's own kernel (blas_gemv.cpp), not
     # oneDNN; 3 rows go to oneDNN. Tails of N (not a multiple of 4), bias
     # broadcast or per row, addmm's alpha, a strided output, and the threaded split.
     verbose, r = run_verbose("""

@@ -55,7 +55,7 @@ UNARY = ["abs", "sign", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "bool"])
 @pytest.mark.parametrize("op", UNARY)
-def test_unary_math(op, dtype):
+def test_pointwise_unary_math(op, dtype):
     rng = np.random.default_rng(7)
     if dtype == "bool":
         a = rng.random((3, 5)) > 0.5
@@ -91,7 +91,7 @@ def sample(dtype, shape, seed):
 @pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "int32"), ("int64", "int64"),
                                     ("int32", "bool"), ("bool", "bool")])
 @pytest.mark.parametrize("op", BINARY)
-def test_binary_math(op, dtypes):
+def test_pointwise_binary_math(op, dtypes):
     a, b = sample(dtypes[0], (3, 4), 11), sample(dtypes[1], (4,), 12)
     if op in ("remainder", "fmod") and dtypes[1] != "bool" and not dtypes[1].startswith("float"):
         b = np.where(b == 0, 1, b).astype(b.dtype)  # integer division by zero raises; tested below

@@ -11,16 +11,13 @@ std::vector<OpSamples> creation_samples();
 std::vector<OpSamples> copy_samples();
 std::vector<OpSamples> pointwise_samples();
 std::vector<OpSamples> reduction_samples();
-std::vector<OpSamples> linalg_samples();
+std::vector<OpSamples> blas_samples();
 std::vector<OpSamples> indexing_samples();
 std::vector<OpSamples> random_samples();
 std::vector<OpSamples> views_samples();
 std::vector<OpSamples> activations_samples();
 std::vector<OpSamples> nn_samples();
-std::vector<OpSamples> blas_samples();
 std::vector<OpSamples> conv_pool_samples();
-std::vector<OpSamples> gather_scatter_samples();
-std::vector<OpSamples> reduce_ops_samples();
 
 // Helpers for generators.
 inline Sample ok(Stack args, std::string note) { return Sample{std::move(args), std::move(note), "", 0, 0}; }

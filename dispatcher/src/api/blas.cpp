@@ -24,4 +24,6 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
   return detail::call_one(AXLE_OP("linear"), input, weight, opt(bias));
 }
 
+Tensor matmul(const Tensor& a, const Tensor& b) { return detail::call_one(AXLE_OP("matmul"), a, b); }
+
 }  // namespace axle

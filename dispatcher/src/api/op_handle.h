@@ -1,5 +1,5 @@
 // AXLE_OP("add.Tensor"): the op's handle, resolved once per call site. Used by
-// the C++ API wrappers (dispatcher/src/api.cpp and dispatcher/src/api/<family>.cpp).
+// the C++ API wrappers (dispatcher/src/api/<family>.cpp, tensor_methods.cpp).
 #pragma once
 
 #include <axle/dispatcher.h>

@@ -1,6 +1,8 @@
-// BLAS-like products with torch's strict shape and dtype rules: mm, bmm, addmm,
-// baddbmm, dot (kernels), and the composites outer (mul of a column and a row)
-// and linear (addmm / matmul + add_, the same paths as torch 1.13).
+// BLAS-like products with torch's strict shape and dtype rules: matmul with
+// every torch.matmul case (dot, matrix-vector, vector-matrix, matrix-matrix, and
+// batched with broadcast batch dimensions), mm, bmm, addmm, baddbmm, dot
+// (kernels), and the composites outer (mul of a column and a row) and linear
+// (addmm / matmul + add_, the same paths as torch 1.13).
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -155,22 +157,73 @@ Stack linear_composite(const Stack& a) {
   return {out};
 }
 
+
+std::string mat_str(const IntList& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+  return out;
+}
+
+void matmul_shape(ShapeContext& c) {
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
+  const int64_t da = a.dim(), db = b.dim();
+  AXLE_CHECK(da >= 1 && db >= 1, ShapeError, c.op, ": both arguments to matmul need to be at least 1D, but they are ",
+             da, "D and ", db, "D");
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": expected both arguments to have the same dtype, but got ",
+             dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
+  AXLE_CHECK(a.dtype() != kBool, DTypeError, c.op, ": bool tensors are not supported by matmul");
+  if (da == 1 && db == 1) {
+    AXLE_CHECK(a.sizes()[0] == b.sizes()[0], ShapeError, c.op, ": inconsistent tensor size, expected tensor [",
+               a.sizes()[0], "] and src [", b.sizes()[0],
+               "] to have the same number of elements, but got ", a.sizes()[0], " and ", b.sizes()[0],
+               " elements respectively");
+    c.outputs = {{{}, a.dtype()}};
+    return;
+  }
+  const int64_t k_a = a.sizes()[da - 1];
+  const int64_t k_b = db >= 2 ? b.sizes()[db - 2] : b.sizes()[0];
+  AXLE_CHECK(k_a == k_b, ShapeError, c.op, ": mat1 and mat2 shapes cannot be multiplied (",
+             da >= 2 ? mat_str({a.sizes()[da - 2], k_a}) : mat_str({1, k_a}), " and ",
+             db >= 2 ? mat_str({k_b, b.sizes()[db - 1]}) : mat_str({k_b, 1}), ")");
+  const IntList batch_a(a.sizes().begin(), a.sizes().end() - std::min<int64_t>(da, 2));
+  const IntList batch_b(b.sizes().begin(), b.sizes().end() - std::min<int64_t>(db, 2));
+  IntList out = broadcast(batch_a, batch_b);
+  if (da >= 2) out.push_back(a.sizes()[da - 2]);
+  if (db >= 2) out.push_back(b.sizes()[db - 1]);
+  checked_numel(out);
+  c.outputs = {{out, a.dtype()}};
+}
+
 }  // namespace
 
 std::vector<OpDecl> blas_ops() {
   return {
-      {"mm(Tensor self, Tensor mat2) -> Tensor", &mm_shape, nullptr, "Matrix product of two 2-D tensors (same dtype)."},
-      {"bmm(Tensor self, Tensor mat2) -> Tensor", &bmm_shape, nullptr,
-       "Batched matrix product of two 3-D tensors with equal batch sizes."},
-      {"addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", &addmm_shape,
-       nullptr, "beta * self + alpha * (mat1 @ mat2); self broadcasts; beta=0 ignores self (NaN too)."},
-      {"baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
-       &baddbmm_shape, nullptr, "beta * self + alpha * bmm(batch1, batch2); self broadcasts."},
-      {"dot(Tensor self, Tensor tensor) -> Tensor", &dot_shape, nullptr, "Inner product of two 1-D tensors (0-d)."},
-      {"outer(Tensor self, Tensor vec2) -> Tensor", nullptr, &outer_composite,
-       "Outer product of two 1-D tensors (promoted as mul)."},
-      {"linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", nullptr, &linear_composite,
-       "input @ weight.T + bias over any leading dims.", nullptr, kNNOnly},
+      {.schema = "matmul(Tensor self, Tensor other) -> Tensor",
+       .shape = &matmul_shape,
+       .doc = "Matrix product with torch.matmul's broadcasting rules."},
+      {.schema = "mm(Tensor self, Tensor mat2) -> Tensor",
+       .shape = &mm_shape,
+       .doc = "Matrix product of two 2-D tensors (same dtype)."},
+      {.schema = "bmm(Tensor self, Tensor mat2) -> Tensor",
+       .shape = &bmm_shape,
+       .doc = "Batched matrix product of two 3-D tensors with equal batch sizes."},
+      {.schema = "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+       .shape = &addmm_shape,
+       .doc = "beta * self + alpha * (mat1 @ mat2); self broadcasts; beta=0 ignores self (NaN too)."},
+      {.schema = "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+       .shape = &baddbmm_shape,
+       .doc = "beta * self + alpha * bmm(batch1, batch2); self broadcasts."},
+      {.schema = "dot(Tensor self, Tensor tensor) -> Tensor",
+       .shape = &dot_shape,
+       .doc = "Inner product of two 1-D tensors (0-d)."},
+      {.schema = "outer(Tensor self, Tensor vec2) -> Tensor",
+       .composite = &outer_composite,
+       .doc = "Outer product of two 1-D tensors (promoted as mul)."},
+      {.schema = "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
+       .composite = &linear_composite,
+       .doc = "input @ weight.T + bias over any leading dims.",
+       .flags = kNNOnly},
   };
 }
 

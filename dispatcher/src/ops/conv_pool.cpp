@@ -437,49 +437,66 @@ void adaptive_max_pool2d_shape(ShapeContext& c) {
 
 std::vector<OpDecl> conv_pool_ops() {
   return {
-      {"convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
-       "bool transposed, int[] output_padding, int groups) -> Tensor",
-       nullptr, &convolution_composite,
-       "N-d (1-3 spatial dims) convolution or transposed convolution; channels_last in, channels_last out."},
-      {"convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
-       "bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)",
-       &convolution_out_shape, nullptr, "convolution into out (which must have the result's shape and dtype)."},
-      {"conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, "
-       "int groups=1) -> Tensor",
-       nullptr, &conv_composite<1>, "1-d convolution over (N, C, L) or unbatched (C, L) input.", nullptr,
-       kNNFunctional},
-      {"conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding=\"valid\", "
-       "int[1] dilation=1, int groups=1) -> Tensor",
-       nullptr, &conv_padding_composite<1>, "1-d convolution with padding 'valid' or 'same'.", nullptr,
-       kNNFunctional},
-      {"conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, "
-       "int groups=1) -> Tensor",
-       nullptr, &conv_composite<2>, "2-d convolution over (N, C, H, W) or unbatched (C, H, W) input.", nullptr,
-       kNNFunctional},
-      {"conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding=\"valid\", "
-       "int[2] dilation=1, int groups=1) -> Tensor",
-       nullptr, &conv_padding_composite<2>, "2-d convolution with padding 'valid' or 'same'.", nullptr,
-       kNNFunctional},
-      {"conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, "
-       "int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
-       nullptr, &conv_transpose2d_composite, "2-d transposed convolution (weight [C_in, C_out / groups, kH, kW]).",
-       nullptr, kNNFunctional},
-      {"max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
-       "int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
-       &max_pool2d_with_indices_shape, nullptr, "2-d max pooling with the flat H*W index of each maximum.", nullptr,
-       kNNOnly},
-      {"max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
-       "bool ceil_mode=False) -> Tensor",
-       &max_pool2d_shape, &max_pool2d_composite, "2-d max pooling (stride [] means kernel_size).", nullptr, kNNFunctional},
-      {"avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
-       "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
-       &avg_pool2d_shape, nullptr, "2-d average pooling.", nullptr, kNNOnly},
-      {"_adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor", &adaptive_avg_pool2d_shape, nullptr,
-       "Adaptive 2-d average pooling (the kernel behind adaptive_avg_pool2d)."},
-      {"adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor", nullptr, &adaptive_avg_pool2d_composite,
-       "Adaptive 2-d average pooling to output_size.", nullptr, kNNOnly},
-      {"adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", &adaptive_max_pool2d_shape, nullptr,
-       "Adaptive 2-d max pooling: values and flat H*W indices.", nullptr, kNNOnly},
+      {.schema = "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
+                 "bool transposed, int[] output_padding, int groups) -> Tensor",
+       .composite = &convolution_composite,
+       .doc = "N-d (1-3 spatial dims) convolution or transposed convolution; channels_last in, channels_last out."},
+      {.schema = "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] "
+                 "dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)",
+       .shape = &convolution_out_shape,
+       .doc = "convolution into out (which must have the result's shape and dtype)."},
+      {.schema = "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] "
+                 "dilation=1, int groups=1) -> Tensor",
+       .composite = &conv_composite<1>,
+       .doc = "1-d convolution over (N, C, L) or unbatched (C, L) input.",
+       .flags = kNNFunctional},
+      {.schema = "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str "
+                 "padding=\"valid\", int[1] dilation=1, int groups=1) -> Tensor",
+       .composite = &conv_padding_composite<1>,
+       .doc = "1-d convolution with padding 'valid' or 'same'.",
+       .flags = kNNFunctional},
+      {.schema = "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] "
+                 "dilation=1, int groups=1) -> Tensor",
+       .composite = &conv_composite<2>,
+       .doc = "2-d convolution over (N, C, H, W) or unbatched (C, H, W) input.",
+       .flags = kNNFunctional},
+      {.schema = "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str "
+                 "padding=\"valid\", int[2] dilation=1, int groups=1) -> Tensor",
+       .composite = &conv_padding_composite<2>,
+       .doc = "2-d convolution with padding 'valid' or 'same'.",
+       .flags = kNNFunctional},
+      {.schema = "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] "
+                 "padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
+       .composite = &conv_transpose2d_composite,
+       .doc = "2-d transposed convolution (weight [C_in, C_out / groups, kH, kW]).",
+       .flags = kNNFunctional},
+      {.schema = "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] "
+                 "dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
+       .shape = &max_pool2d_with_indices_shape,
+       .doc = "2-d max pooling with the flat H*W index of each maximum.",
+       .flags = kNNOnly},
+      {.schema = "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
+                 "bool ceil_mode=False) -> Tensor",
+       .shape = &max_pool2d_shape,
+       .composite = &max_pool2d_composite,
+       .doc = "2-d max pooling (stride [] means kernel_size).",
+       .flags = kNNFunctional},
+      {.schema = "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool "
+                 "ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+       .shape = &avg_pool2d_shape,
+       .doc = "2-d average pooling.",
+       .flags = kNNOnly},
+      {.schema = "_adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+       .shape = &adaptive_avg_pool2d_shape,
+       .doc = "Adaptive 2-d average pooling (the kernel behind adaptive_avg_pool2d)."},
+      {.schema = "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
+       .composite = &adaptive_avg_pool2d_composite,
+       .doc = "Adaptive 2-d average pooling to output_size.",
+       .flags = kNNOnly},
+      {.schema = "adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
+       .shape = &adaptive_max_pool2d_shape,
+       .doc = "Adaptive 2-d max pooling: values and flat H*W indices.",
+       .flags = kNNOnly},
   };
 }
 

@@ -77,20 +77,24 @@ Stack reshape_composite(const Stack& a) {
 
 std::vector<OpDecl> copy_ops() {
   return {
-      {"copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", &copy_shape, nullptr,
-       "Copies src (broadcast, dtype-converted, from any device) into self."},
-      {"clone(Tensor self) -> Tensor", nullptr, &clone_composite, "A contiguous copy."},
-      {"contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)", nullptr, &contiguous_composite,
-       "self if contiguous, else a contiguous copy."},
-      {"to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? "
-       "memory_format=None) -> Tensor(a)",
-       nullptr,
-       &to_dtype_composite, "Converts to a dtype (self when already so and copy=False)."},
-      {"to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, "
-       "MemoryFormat? memory_format=None) -> Tensor(a)",
-       nullptr, &to_device_composite, "Moves to a device (and dtype)."},
-      {"reshape(Tensor(a) self, int[] shape) -> Tensor(a)", nullptr, &reshape_composite,
-       "A view when strides allow, else a copy."},
+      {.schema = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+       .shape = &copy_shape,
+       .doc = "Copies src (broadcast, dtype-converted, from any device) into self."},
+      {.schema = "clone(Tensor self) -> Tensor", .composite = &clone_composite, .doc = "A contiguous copy."},
+      {.schema = "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
+       .composite = &contiguous_composite,
+       .doc = "self if contiguous, else a contiguous copy."},
+      {.schema = "to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? "
+                 "memory_format=None) -> Tensor(a)",
+       .composite = &to_dtype_composite,
+       .doc = "Converts to a dtype (self when already so and copy=False)."},
+      {.schema = "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool "
+                 "copy=False, MemoryFormat? memory_format=None) -> Tensor(a)",
+       .composite = &to_device_composite,
+       .doc = "Moves to a device (and dtype)."},
+      {.schema = "reshape(Tensor(a) self, int[] shape) -> Tensor(a)",
+       .composite = &reshape_composite,
+       .doc = "A view when strides allow, else a copy."},
   };
 }
 

@@ -89,38 +89,51 @@ void arange_shape(ShapeContext& c) {
 
 std::vector<OpDecl> creation_ops() {
   return {
-      {"empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr,
-       &empty_composite, "A tensor with uninitialized memory."},
-      {"fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", &fill_shape, nullptr,
-       "Fills self with a value, in place."},
-      {"full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr,
-       &full_composite, "A tensor filled with fill_value (dtype inferred from it)."},
-      {"zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr,
-       [](const Stack& a) { return constant_composite(a, 0); }, "A tensor of zeros."},
-      {"ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr,
-       [](const Stack& a) { return constant_composite(a, 1); }, "A tensor of ones."},
-      {"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> "
-       "Tensor",
-       &arange_shape, nullptr, "Values from start to end (exclusive) by step."},
-      {"linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-       &linspace_shape, nullptr, "steps values evenly spaced from start to end (inclusive)."},
-      {"eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr, &eye_composite,
-       "An n x n identity matrix."},
-      {"eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor", nullptr, &eye_composite,
-       "An n x m identity matrix."},
-      {"empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
-       "Tensor",
-       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1)}; }, "Uninitialized, with self's shape."},
-      {"zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
-       "Tensor",
-       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(0)}; }, "Zeros with self's shape."},
-      {"ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? memory_format=None) -> "
-       "Tensor",
-       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(1)}; }, "Ones with self's shape."},
-      {"full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
-       "memory_format=None) -> Tensor",
-       nullptr, [](const Stack& a) { return Stack{empty_like_of(a, 2).fill_(a[1].scalar())}; },
-       "fill_value with self's shape and dtype."},
+      {.schema = "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = &empty_composite,
+       .doc = "A tensor with uninitialized memory."},
+      {.schema = "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
+       .shape = &fill_shape,
+       .doc = "Fills self with a value, in place."},
+      {.schema = "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = &full_composite,
+       .doc = "A tensor filled with fill_value (dtype inferred from it)."},
+      {.schema = "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = [](const Stack& a) { return constant_composite(a, 0); },
+       .doc = "A tensor of zeros."},
+      {.schema = "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = [](const Stack& a) { return constant_composite(a, 1); },
+       .doc = "A tensor of ones."},
+      {.schema = "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? "
+                 "device=None) -> Tensor",
+       .shape = &arange_shape,
+       .doc = "Values from start to end (exclusive) by step."},
+      {.schema =
+           "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .shape = &linspace_shape,
+       .doc = "steps values evenly spaced from start to end (inclusive)."},
+      {.schema = "eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = &eye_composite,
+       .doc = "An n x n identity matrix."},
+      {.schema = "eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .composite = &eye_composite,
+       .doc = "An n x m identity matrix."},
+      {.schema = "empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
+                 "memory_format=None) -> Tensor",
+       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1)}; },
+       .doc = "Uninitialized, with self's shape."},
+      {.schema = "zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
+                 "memory_format=None) -> Tensor",
+       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(0)}; },
+       .doc = "Zeros with self's shape."},
+      {.schema = "ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
+                 "memory_format=None) -> Tensor",
+       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(1)}; },
+       .doc = "Ones with self's shape."},
+      {.schema = "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, "
+                 "MemoryFormat? memory_format=None) -> Tensor",
+       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 2).fill_(a[1].scalar())}; },
+       .doc = "fill_value with self's shape and dtype."},
   };
 }
 

@@ -300,44 +300,56 @@ void pad_shape(ShapeContext& c) {
 
 std::vector<OpDecl> nn_ops() {
   return {
-      {"softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", &softmax_shape, nullptr,
-       "exp(x) / sum(exp(x)) along dim, numerically stable (input converted to dtype first).", nullptr,
-       kNNFunctional},
-      {"log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", &softmax_shape, nullptr,
-       "x - max - log(sum(exp(x - max))) along dim (input converted to dtype first).", nullptr, kNNFunctional},
-      {"batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool "
-       "training, float momentum, float eps, bool cudnn_enabled) -> Tensor",
-       &batch_norm_shape, nullptr,
-       "Per-channel (dim 1) normalization with running statistics (training=False) or batch statistics "
-       "(training=True without running statistics; updating them is not implemented)."},
-      {"layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool "
-       "cudnn_enable=True) -> Tensor",
-       &layer_norm_shape, nullptr, "Normalizes over the trailing normalized_shape dims (biased variance).", nullptr,
-       kNNFunctional},
-      {"group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool "
-       "cudnn_enabled=True) -> Tensor",
-       &group_norm_shape, nullptr, "Normalizes each of num_groups channel groups per sample, then per-channel affine.",
-       nullptr, kNNFunctional},
-      {"rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
-       &rms_norm_shape, nullptr,
-       "x / sqrt(mean(x^2 over normalized_shape) + eps) * weight (torch 2.x; eps None: finfo(dtype).eps).", nullptr,
-       kNNFunctional},
-      {"dropout(Tensor input, float p, bool train) -> Tensor", nullptr, &dropout_composite,
-       "Identity unless training; while training, zeros with probability p (the default generator) and the rest scaled by 1/(1-p)."},
-      {"scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float "
-       "dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor",
-       nullptr, &sdpa_composite,
-       "softmax(query @ key^T * scale + mask) @ value (torch 2.x); bool masks keep True positions.", nullptr,
-       kNNOnly},
-      {"upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
-       &upsample_nearest_shape, nullptr, "Nearest-neighbour resize of the last 2 dims (what F.interpolate calls).",
-       nullptr, kNNOnly},
-      {"upsample_bilinear2d(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, float? "
-       "scales_w=None) -> Tensor",
-       &upsample_bilinear_shape, nullptr, "Bilinear resize of the last 2 dims (what F.interpolate calls).", nullptr,
-       kNNOnly},
-      {"pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", &pad_shape, nullptr,
-       "Pads trailing dims: constant (value, negative pads crop), reflect, replicate or circular.", nullptr, kNNOnly},
+      {.schema = "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+       .shape = &softmax_shape,
+       .doc = "exp(x) / sum(exp(x)) along dim, numerically stable (input converted to dtype first).",
+       .flags = kNNFunctional},
+      {.schema = "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+       .shape = &softmax_shape,
+       .doc = "x - max - log(sum(exp(x - max))) along dim (input converted to dtype first).",
+       .flags = kNNFunctional},
+      {.schema = "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+                 "bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor",
+       .shape = &batch_norm_shape,
+       .doc = "Per-channel (dim 1) normalization with running statistics (training=False) or batch statistics "
+              "(training=True without running statistics; updating them is not implemented)."},
+      {.schema = "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float "
+                 "eps=1e-05, bool cudnn_enable=True) -> Tensor",
+       .shape = &layer_norm_shape,
+       .doc = "Normalizes over the trailing normalized_shape dims (biased variance).",
+       .flags = kNNFunctional},
+      {.schema = "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+                 "bool cudnn_enabled=True) -> Tensor",
+       .shape = &group_norm_shape,
+       .doc = "Normalizes each of num_groups channel groups per sample, then per-channel affine.",
+       .flags = kNNFunctional},
+      {.schema = "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
+       .shape = &rms_norm_shape,
+       .doc = "x / sqrt(mean(x^2 over normalized_shape) + eps) * weight (torch 2.x; eps None: finfo(dtype).eps).",
+       .flags = kNNFunctional},
+      {.schema = "dropout(Tensor input, float p, bool train) -> Tensor",
+       .composite = &dropout_composite,
+       .doc = "Identity unless training; while training, zeros with probability p (the default generator) and the rest "
+              "scaled by 1/(1-p)."},
+      {.schema = "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float "
+                 "dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor",
+       .composite = &sdpa_composite,
+       .doc = "softmax(query @ key^T * scale + mask) @ value (torch 2.x); bool masks keep True positions.",
+       .flags = kNNOnly},
+      {.schema =
+           "upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+       .shape = &upsample_nearest_shape,
+       .doc = "Nearest-neighbour resize of the last 2 dims (what F.interpolate calls).",
+       .flags = kNNOnly},
+      {.schema = "upsample_bilinear2d(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
+                 "float? scales_w=None) -> Tensor",
+       .shape = &upsample_bilinear_shape,
+       .doc = "Bilinear resize of the last 2 dims (what F.interpolate calls).",
+       .flags = kNNOnly},
+      {.schema = "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor",
+       .shape = &pad_shape,
+       .doc = "Pads trailing dims: constant (value, negative pads crop), reflect, replicate or circular.",
+       .flags = kNNOnly},
   };
 }
 

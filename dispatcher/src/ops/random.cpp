@@ -58,21 +58,33 @@ Stack like(const char* op, const Stack& a) {
 
 std::vector<OpDecl> random_ops() {
   return {
-      {"rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
-       &float_random_shape, nullptr, "Uniform random values in [0, 1) (Philox; same seed, same values)."},
-      {"randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
-       &float_random_shape, nullptr, "Standard normal random values (Philox + Box-Muller)."},
-      {"randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, "
-       "Device? device=None) -> Tensor",
-       &randint_shape, nullptr, "Uniform random integers in [low, high) (int64 by default)."},
-      {"randint(int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> "
-       "Tensor",
-       nullptr, [](const Stack& a) { return call_op("randint.low", {0, a[0], a[1], a[2], a[3], a[4]}); },
-       "Uniform random integers in [0, high)."},
-      {"rand_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) -> Tensor",
-       nullptr, [](const Stack& a) { return like("rand", a); }, "rand with self's shape, dtype and device."},
-      {"randn_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) -> Tensor",
-       nullptr, [](const Stack& a) { return like("randn", a); }, "randn with self's shape, dtype and device."},
+      {.schema =
+           "rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .shape = &float_random_shape,
+       .doc = "Uniform random values in [0, 1) (Philox; same seed, same values)."},
+      {.schema =
+           "randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
+       .shape = &float_random_shape,
+       .doc = "Standard normal random values (Philox + Box-Muller)."},
+      {.schema = "randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, "
+                 "Device? device=None) -> Tensor",
+       .shape = &randint_shape,
+       .doc = "Uniform random integers in [low, high) (int64 by default)."},
+      {.schema = "randint(int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? "
+                 "device=None) -> Tensor",
+       .composite =
+           [](const Stack& a) {
+             return call_op("randint.low", {0, a[0], a[1], a[2], a[3], a[4]});
+           },
+       .doc = "Uniform random integers in [0, high)."},
+      {.schema = "rand_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) -> "
+                 "Tensor",
+       .composite = [](const Stack& a) { return like("rand", a); },
+       .doc = "rand with self's shape, dtype and device."},
+      {.schema = "randn_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) "
+                 "-> Tensor",
+       .composite = [](const Stack& a) { return like("randn", a); },
+       .doc = "randn with self's shape, dtype and device."},
   };
 }
 

@@ -1,4 +1,4 @@
-// Broadcasting, type promotion and the list of all built-in op declarations.
+// Broadcasting, type promotion and casting rules shared by the shape functions.
 #include "shape_util.h"
 
 #include <axle/dispatcher.h>
@@ -88,37 +88,5 @@ bool can_cast(DType from, DType to) {
 }
 
 }  // namespace shape
-
-const std::vector<OpDecl>& builtin_op_decls() {
-  static const std::vector<OpDecl> all = [] {
-    std::vector<OpDecl> v;
-    // One family per line (dispatcher/src/ops/<family>.cpp).
-    std::vector<OpDecl> (*const families[])() = {
-        &shape::creation_ops,
-        &shape::copy_ops,
-        &shape::pointwise_ops,
-        &shape::reduction_ops,
-        &shape::linalg_ops,
-        &shape::indexing_ops,
-        &shape::random_ops,
-        &shape::views_ops,
-        &shape::activations_ops,
-        &shape::nn_ops,
-        &shape::blas_ops,
-        &shape::conv_pool_ops,
-        &shape::gather_scatter_ops,
-        &shape::reduce_ops_ops,
-    };
-    for (auto family : families) {
-      std::vector<OpDecl> list = family();
-      // Elementwise families: outputs follow the inputs' memory format (channels_last).
-      if (family == &shape::pointwise_ops || family == &shape::activations_ops)
-        for (OpDecl& d : list) d.flags |= kPointwise;
-      v.insert(v.end(), list.begin(), list.end());
-    }
-    return v;
-  }();
-  return all;
-}
 
 }  // namespace axle

@@ -22,20 +22,17 @@ bool can_cast(DType from, DType to);
 // doubles=false skips doubles (they promote the computation to float instead).
 // ValueError "value cannot be converted to type ... without overflow" otherwise.
 void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = true);
-// The ops' family lists (one per file), concatenated by builtin_op_decls().
+// The ops' family lists (one per file), concatenated by builtin_op_decls() (builtin_ops.cpp).
 std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
 std::vector<OpDecl> pointwise_ops();
 std::vector<OpDecl> reduction_ops();
-std::vector<OpDecl> linalg_ops();
+std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> indexing_ops();
 std::vector<OpDecl> random_ops();
 std::vector<OpDecl> views_ops();
 std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
-std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> conv_pool_ops();
-std::vector<OpDecl> gather_scatter_ops();
-std::vector<OpDecl> reduce_ops_ops();
 
 }  // namespace axle::shape

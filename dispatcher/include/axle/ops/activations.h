@@ -5,7 +5,8 @@
 // pow with a scalar exponent or base.
 #pragma once
 
-#include <axle/ops.h>
+#include <axle/dispatcher.h>
+#include <axle/tensor.h>
 
 #include <optional>
 #include <string>

@@ -1,13 +1,15 @@
-// The C++ API of the BLAS-like products (libtorch's names and signatures); see
+// The C++ API of matmul and the BLAS-like products (libtorch's names and signatures); see
 // dispatcher/src/ops/blas.cpp for their declarations and rules.
 #pragma once
 
-#include <axle/ops.h>
+#include <axle/dispatcher.h>
+#include <axle/tensor.h>
 
 #include <optional>
 
 namespace axle {
 
+AXLE_API Tensor matmul(const Tensor& a, const Tensor& b);
 AXLE_API Tensor mm(const Tensor& self, const Tensor& mat2);
 AXLE_API Tensor bmm(const Tensor& self, const Tensor& mat2);
 AXLE_API Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,

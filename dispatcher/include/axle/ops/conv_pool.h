@@ -2,7 +2,8 @@
 // see dispatcher/src/ops/conv_pool.cpp for their declarations and rules.
 #pragma once
 
-#include <axle/ops.h>
+#include <axle/dispatcher.h>
+#include <axle/tensor.h>
 
 #include <optional>
 #include <string_view>

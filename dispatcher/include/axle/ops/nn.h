@@ -2,7 +2,8 @@
 // signatures (at::softmax, at::layer_norm, at::pad, ...).
 #pragma once
 
-#include <axle/ops.h>
+#include <axle/dispatcher.h>
+#include <axle/tensor.h>
 
 #include <optional>
 #include <string>

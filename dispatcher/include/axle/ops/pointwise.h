@@ -1,0 +1,52 @@
+// C++ API of the pointwise family (libtorch's names and operators); declarations
+// with their dtype rules: dispatcher/src/ops/pointwise.cpp.
+#pragma once
+
+#include <axle/dispatcher.h>
+#include <axle/tensor.h>
+
+namespace axle {
+
+AXLE_API Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);
+AXLE_API Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha = 1);
+AXLE_API Tensor mul(const Tensor& a, const Tensor& b);
+AXLE_API Tensor div(const Tensor& a, const Tensor& b);
+AXLE_API Tensor eq(const Tensor& a, const Tensor& b);
+AXLE_API Tensor ne(const Tensor& a, const Tensor& b);
+AXLE_API Tensor lt(const Tensor& a, const Tensor& b);
+AXLE_API Tensor le(const Tensor& a, const Tensor& b);
+AXLE_API Tensor gt(const Tensor& a, const Tensor& b);
+AXLE_API Tensor ge(const Tensor& a, const Tensor& b);
+AXLE_API Tensor neg(const Tensor& t);
+
+// Unary math: axle::sqrt(t), axle::sigmoid(t), ... Each calls the operator of the same name.
+#define AXLE_UNARY_MATH_OPS(X)                                                                                    \
+  X(abs) X(sign) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(reciprocal) X(sin) X(cos) \
+  X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(erf) X(erfc) X(floor) X(ceil) X(trunc)      \
+  X(frac) X(square)
+#define AXLE_DECLARE_UNARY(name) AXLE_API Tensor name(const Tensor& t);
+AXLE_UNARY_MATH_OPS(AXLE_DECLARE_UNARY)
+#undef AXLE_DECLARE_UNARY
+AXLE_API Tensor exp(const Tensor& t);
+AXLE_API Tensor relu(const Tensor& t);
+
+AXLE_API Tensor operator+(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator-(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator*(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator/(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator-(const Tensor& a);
+AXLE_API Tensor operator+(const Tensor& a, const Scalar& b);
+AXLE_API Tensor operator-(const Tensor& a, const Scalar& b);
+AXLE_API Tensor operator*(const Tensor& a, const Scalar& b);
+AXLE_API Tensor operator/(const Tensor& a, const Scalar& b);
+AXLE_API Tensor operator+(const Scalar& a, const Tensor& b);
+// Elementwise comparisons returning bool tensors, as in libtorch.
+AXLE_API Tensor operator==(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator!=(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<=(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator>(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator>=(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator*(const Scalar& a, const Tensor& b);
+
+}  // namespace axle

@@ -1,0 +1,121 @@
+// The matmul family on dnnl::matmul: mm, bmm, matmul (1-D and batched forms,
+// batch broadcasting), addmm and baddbmm (self fused as the bias when beta is 1,
+// alpha as the output scale). float32 and bfloat16; float16 is declined (oneDNN
+// 2.6 has no float16 compute on these CPUs). Zero-size products, an empty K, and
+// operand layouts oneDNN would run on its reference implementation go to the
+// next plugin.
+#include "kernels.h"
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_double;
+using plugin::arg_tensor;
+
+
+// Matrix dims (the last two) must be really strided: an expanded row or column
+// cannot be described to oneDNN.
+bool matrix_ok(const Shape& s) {
+  for (int64_t d = s.ndim() - 2; d < s.ndim(); ++d)
+    if (s.dims[d] > 1 && s.strides[d] == 0) return false;
+  return true;
+}
+
+// dst = alpha * (a @ b) [+ bias]; a, b, dst (and bias) of equal rank >= 2.
+axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha) {
+  if (!is_f32_or_bf16(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype) return AXLE_DECLINED;
+  const int64_t k = a.dims.back();
+  if (dst.numel() == 0 || k == 0 || !matrix_ok(a) || !matrix_ok(b) || !matrix_ok(dst) || dst.has_zero_stride())
+    return AXLE_DECLINED;
+  a.unexpand();
+  b.unexpand();
+  Shape bias;
+  if (bias_in) {
+    bias = *bias_in;
+    bias.pad_front(dst.ndim());
+    bias.unexpand();
+  }
+  // A few rows against a K-contiguous weight: our dot products beat oneDNN's
+  // per-call repacking (blas_gemv.cpp).
+  if (small_m_product(a, b, bias_in ? &bias : nullptr, dst, alpha)) return AXLE_OK;
+  Key key("matmul");
+  key.add(a).add(b).add(dst).add(alpha).add(static_cast<int64_t>(bias_in != nullptr));
+  if (bias_in) key.add(bias);
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc amd, bmd, dmd, biasmd;
+    if (!describe(a, &amd) || !describe(b, &bmd) || !describe(dst, &dmd) || (bias_in && !describe(bias, &biasmd)))
+      return declined("dtype or rank oneDNN lacks");
+    dnnl::primitive_attr attr = default_attr();
+    if (alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(alpha)});
+    const dnnl::matmul::desc d = bias_in ? dnnl::matmul::desc(amd, bmd, biasmd, dmd) : dnnl::matmul::desc(amd, bmd, dmd);
+    const dnnl::matmul::primitive_desc pd(d, attr, engine());
+    std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    std::vector<dnnl::memory::desc> mds = {amd, bmd, dmd};
+    if (bias_in) {
+      ids.push_back(DNNL_ARG_BIAS);
+      mds.push_back(biasmd);
+    }
+    return make_primitive<dnnl::matmul::primitive_desc, dnnl::matmul>(pd, ids, mds);
+  });
+  if (!p->declined.empty()) return AXLE_DECLINED;
+  std::vector<void*> ptrs = {a.data, b.data, dst.data};
+  if (bias_in) ptrs.push_back(bias.data);
+  execute(*p, ptrs);
+  return AXLE_OK;
+}
+
+axle_status mm(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    return run(Shape::of(arg_tensor(c, 0)), Shape::of(arg_tensor(c, 1)), nullptr, Shape::of(c->outputs[0]), 1.0);
+  });
+}
+
+// matmul: 1-D operands gain a unit dim (and the output the matching one), batch
+// dims are right-aligned and broadcast.
+axle_status matmul(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    Shape a = Shape::of(arg_tensor(c, 0)), b = Shape::of(arg_tensor(c, 1)), dst = Shape::of(c->outputs[0]);
+    const bool a_vec = a.ndim() == 1, b_vec = b.ndim() == 1;
+    if (a.ndim() == 0 || b.ndim() == 0) return AXLE_DECLINED;
+    if (a_vec) {
+      a.insert_unit(0);
+      dst.insert_unit(dst.ndim() - (b_vec ? 0 : 1));
+    }
+    if (b_vec) {
+      b.insert_unit(1);
+      dst.insert_unit(dst.ndim());
+    }
+    const int64_t n = std::max({a.ndim(), b.ndim(), dst.ndim()});
+    a.pad_front(n);
+    b.pad_front(n);
+    dst.pad_front(n);
+    return run(a, b, nullptr, dst, 1.0);
+  });
+}
+
+// addmm / baddbmm: beta * self + alpha * (a @ b). beta 0 ignores self (as torch,
+// NaNs in self included); beta 1 fuses self as oneDNN's bias when alpha is 1.
+axle_status addmm(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const double beta = arg_double(c, 3), alpha = arg_double(c, 4);
+    Shape self = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
+    if (self.dtype != dst.dtype) return AXLE_DECLINED;
+    if (beta == 0.0) return run(Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), nullptr, dst, alpha);
+    if (beta != 1.0 || alpha != 1.0) return AXLE_DECLINED;
+    return run(Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), &self, dst, 1.0);
+  });
+}
+
+const KernelEntry kKernels[] = {
+    {"mm", &mm, AXLE_HERE},
+    {"bmm", &mm, AXLE_HERE},
+    {"matmul", &matmul, AXLE_HERE},
+    {"addmm", &addmm, AXLE_HERE},
+    {"baddbmm", &addmm, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_blas(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu

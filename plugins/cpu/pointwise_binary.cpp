@@ -1,0 +1,189 @@
+// add / sub / mul / div / maximum / minimum. These are bandwidth-bound: our own
+// loop (vectorized by the compiler for AVX2 / AVX-512 through target_clones,
+// OpenMP threads above kParallelElements) reaches the memory ceiling without a
+// oneDNN execute's setup, so it serves float32 when the output is contiguous and
+// each input is contiguous with the output's shape, a single element (a wrapped
+// Python number or 0-d tensor, any dtype) or a contiguous block repeated along
+// the leading dims (a bias row). Other float32 / bfloat16 broadcasts go to
+// oneDNN's binary primitive (it broadcasts its second source only; add and mul
+// swap their operands). Everything else is declined.
+#include "kernels.h"
+
+#include <omp.h>
+
+#include <cmath>
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_tensor;
+
+enum class Op { Add, Sub, Mul, Div, Max, Min };
+constexpr int64_t kParallelElements = 1 << 16;
+
+template <Op O>
+inline float apply(float a, float b, float alpha) {
+  if constexpr (O == Op::Add) return a + alpha * b;
+  if constexpr (O == Op::Sub) return a - alpha * b;
+  if constexpr (O == Op::Mul) return a * b;
+  if constexpr (O == Op::Div) return a / b;
+  if constexpr (O == Op::Max) return (a != a || b != b) ? a + b : (a > b ? a : b);
+  if constexpr (O == Op::Min) return (a != a || b != b) ? a + b : (a < b ? a : b);
+}
+
+// out[i] = a[i * SA] op b[i * SB] for i < n; SA, SB in {0, 1}.
+template <Op O, int SA, int SB>
+__attribute__((target_clones("avx2", "default"))) void loop(float* __restrict out, const float* a,
+                                                                          const float* b, int64_t n, float alpha) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) out[i] = apply<O>(a[i * SA], b[i * SB], alpha);
+}
+
+template <Op O>
+void run_block(float* out, const float* a, int sa, const float* b, int sb, int64_t n, float alpha) {
+  if (sa && sb) loop<O, 1, 1>(out, a, b, n, alpha);
+  else if (sa) loop<O, 1, 0>(out, a, b, n, alpha);
+  else if (sb) loop<O, 0, 1>(out, a, b, n, alpha);
+  else loop<O, 0, 0>(out, a, b, n, alpha);
+}
+
+// How an input maps onto the contiguous output.
+struct Operand {
+  enum Kind { Full, Scalar, Block } kind = Full;
+  const float* data = nullptr;
+  float scalar = 0;
+  int64_t block = 0;  // Block: elements repeated along the leading dims
+};
+
+bool classify(const axle_tensor_view& v, const axle_tensor_view& out, Operand* o) {
+  const int64_t n = plugin::numel(v);
+  if (n == 1) {
+    o->kind = Operand::Scalar;
+    o->scalar = plugin::load_as<float>(v.data, v.dtype);
+    return true;
+  }
+  if (v.dtype != AXLE_DTYPE_FLOAT32 || !plugin::is_contiguous(v) || v.ndim > out.ndim) return false;
+  // v's dims (right-aligned) must equal out's trailing dims, after leading 1s.
+  int32_t first = 0;
+  while (first < v.ndim && v.sizes[first] == 1) ++first;
+  const int32_t lead = out.ndim - v.ndim;
+  for (int32_t d = first; d < v.ndim; ++d)
+    if (v.sizes[d] != out.sizes[d + lead]) return false;
+  o->data = static_cast<const float*>(v.data);
+  o->kind = n == plugin::numel(out) ? Operand::Full : Operand::Block;
+  o->block = n;
+  return true;
+}
+
+template <Op O>
+axle_status own(const axle_kernel_call* c, float alpha) {
+  const axle_tensor_view& out = c->outputs[0];
+  if (out.dtype != AXLE_DTYPE_FLOAT32 || !plugin::is_contiguous(out)) return AXLE_DECLINED;
+  Operand a, b;
+  if (!classify(arg_tensor(c, 0), out, &a) || !classify(arg_tensor(c, 1), out, &b)) return AXLE_DECLINED;
+  if (a.kind == Operand::Block && b.kind == Operand::Block && a.block != b.block) return AXLE_DECLINED;
+  const int64_t n = plugin::numel(out);
+  // Rows of `row` elements: a Block operand restarts every row.
+  const int64_t row = a.kind == Operand::Block ? a.block : b.kind == Operand::Block ? b.block : n;
+  if (row == 0 || n == 0) return AXLE_OK;
+  float* o = static_cast<float*>(out.data);
+  auto part = [&](int64_t begin, int64_t end) {  // [begin, end) of the output, any alignment
+    for (int64_t i = begin; i < end;) {
+      const int64_t in_row = i % row, len = std::min(end - i, row - in_row);
+      const float* pa = a.kind == Operand::Scalar ? &a.scalar : a.kind == Operand::Full ? a.data + i : a.data + in_row;
+      const float* pb = b.kind == Operand::Scalar ? &b.scalar : b.kind == Operand::Full ? b.data + i : b.data + in_row;
+      run_block<O>(o + i, pa, a.kind != Operand::Scalar, pb, b.kind != Operand::Scalar, len, alpha);
+      i += len;
+    }
+  };
+  const int threads = n >= kParallelElements ? thread_count() : 1;
+  if (threads == 1) {
+    part(0, n);
+    return AXLE_OK;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t chunk = (n + nt - 1) / nt / 16 * 16 + 16;  // 64-byte aligned splits
+    const int64_t begin = std::min<int64_t>(n, t * chunk), end = std::min<int64_t>(n, begin + chunk);
+    part(begin, end);
+  }
+  return AXLE_OK;
+}
+
+// oneDNN binary: dst = src0 op src1, src1 broadcast; src0 has dst's shape.
+axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
+  Shape a = Shape::of(arg_tensor(c, 0)), b = Shape::of(arg_tensor(c, 1)), dst = Shape::of(c->outputs[0]);
+  if (a.dtype != dst.dtype || b.dtype != dst.dtype || dst.numel() < dnnl_min_elements() || dst.numel() == 0 ||
+      !is_f32_or_bf16(dst.dtype) || dst.has_zero_stride())
+    return AXLE_DECLINED;
+  a.pad_front(dst.ndim()).unexpand();
+  b.pad_front(dst.ndim()).unexpand();
+  if (a.dims != dst.dims) {
+    if (!commutative || b.dims != dst.dims) return AXLE_DECLINED;
+    std::swap(a, b);
+  }
+  dnnl::algorithm alg = dnnl::algorithm::binary_add;
+  switch (op) {
+    case Op::Add: alg = dnnl::algorithm::binary_add; break;
+    case Op::Sub: alg = dnnl::algorithm::binary_sub; break;
+    case Op::Mul: alg = dnnl::algorithm::binary_mul; break;
+    case Op::Div: alg = dnnl::algorithm::binary_div; break;
+    case Op::Max: alg = dnnl::algorithm::binary_max; break;
+    case Op::Min: alg = dnnl::algorithm::binary_min; break;
+  }
+  Key key("binary");
+  key.add(static_cast<int64_t>(alg)).add(a).add(b).add(dst);
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc amd, bmd, dmd;
+    if (!describe(a, &amd) || !describe(b, &bmd) || !describe(dst, &dmd)) return declined("dtype or rank");
+    const dnnl::binary::desc d(alg, amd, bmd, dmd);
+    const dnnl::binary::primitive_desc pd(d, default_attr(), engine());
+    return make_primitive<dnnl::binary::primitive_desc, dnnl::binary>(pd, {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST},
+                                                                      {amd, bmd, dmd});
+  });
+  if (!p->declined.empty()) return AXLE_DECLINED;
+  execute(*p, {a.data, b.data, dst.data});
+  return AXLE_OK;
+}
+
+// One output element from two single elements (a launch-bound call: scalars,
+// 0-d tensors): computed directly, before any thread or blocking setup.
+template <Op O>
+axle_status single(const axle_kernel_call* c) {
+  const axle_tensor_view& out = c->outputs[0];
+  const axle_tensor_view& x = arg_tensor(c, 0);
+  const axle_tensor_view& y = arg_tensor(c, 1);
+  if (out.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(out) != 1 || plugin::numel(x) != 1 || plugin::numel(y) != 1)
+    return AXLE_DECLINED;
+  float alpha = 1.f;
+  if constexpr (O == Op::Add || O == Op::Sub) alpha = static_cast<float>(plugin::arg_double(c, 2));
+  *static_cast<float*>(out.data) =
+      apply<O>(plugin::load_as<float>(x.data, x.dtype), plugin::load_as<float>(y.data, y.dtype), alpha);
+  return AXLE_OK;
+}
+
+// NaN handling of oneDNN's max/min is unspecified: only our loop serves them.
+template <Op O>
+axle_status binary(void*, const axle_kernel_call* c) {
+  if (single<O>(c) == AXLE_OK) return AXLE_OK;
+  return guarded(c, [&]() -> axle_status {
+    float alpha = 1.f;
+    if constexpr (O == Op::Add || O == Op::Sub) alpha = static_cast<float>(plugin::arg_double(c, 2));
+    const axle_status s = own<O>(c, alpha);
+    if (s != AXLE_DECLINED || alpha != 1.f || O == Op::Max || O == Op::Min) return s;
+    return onednn(c, O, O == Op::Add || O == Op::Mul);
+  });
+}
+
+const KernelEntry kKernels[] = {
+    {"add.Tensor", &binary<Op::Add>, AXLE_HERE}, {"sub.Tensor", &binary<Op::Sub>, AXLE_HERE},
+    {"mul.Tensor", &binary<Op::Mul>, AXLE_HERE}, {"div.Tensor", &binary<Op::Div>, AXLE_HERE},
+    {"maximum", &binary<Op::Max>, AXLE_HERE},    {"minimum", &binary<Op::Min>, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_pointwise_binary(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu

@@ -1,0 +1,124 @@
+// Unary ops and activations on oneDNN's eltwise primitive. An elementwise op over
+// an input and output of the same dense layout is the same op over flat memory,
+// so the primitive sees one 1-D tensor (one JIT kernel for every shape of a
+// given size). float32 and bfloat16, input dtype == output dtype. Tensors below
+// dnnl_min_elements() run faster in the reference plugin's loop than through a oneDNN
+// execute (microseconds of setup), so those calls are declined; strided or
+// overlapping layouts are declined too.
+#include "kernels.h"
+
+#include <cstring>
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_double;
+using plugin::arg_tensor;
+
+// Runs `alg` with (alpha, beta) from input 0 into output 0 as flat memory.
+axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha, float beta) {
+  // The size check first: it declines most small calls before any Shape (two
+  // heap vectors each) is built.
+  const int64_t n = plugin::numel(c->outputs[0]);
+  if (n < dnnl_min_elements() || n == 0) return AXLE_DECLINED;
+  const Shape in = Shape::of(arg_tensor(c, 0)), out = Shape::of(c->outputs[0]);
+  if (in.numel() != n || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) || !in.same_layout(out) ||
+      !in.is_dense())
+    return AXLE_DECLINED;
+  Shape flat;
+  flat.dims = {n};
+  flat.strides = {1};
+  flat.dtype = in.dtype;
+  Key key("eltwise");
+  key.add(static_cast<int64_t>(alg)).add(static_cast<double>(alpha)).add(static_cast<double>(beta)).add(flat);
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc md;
+    if (!describe(flat, &md)) return declined("dtype oneDNN lacks");
+    const dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, alg, md, alpha, beta);
+    const dnnl::eltwise_forward::primitive_desc pd(d, default_attr(), engine());
+    return make_primitive<dnnl::eltwise_forward::primitive_desc, dnnl::eltwise_forward>(
+        pd, {DNNL_ARG_SRC, DNNL_ARG_DST}, {md, md});
+  });
+  if (!p->declined.empty()) return AXLE_DECLINED;
+  // Element 0 is a dense view's lowest address (strides are never negative).
+  execute(*p, {in.data, out.data});
+  return AXLE_OK;
+}
+
+template <dnnl::algorithm Alg>
+axle_status simple(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, Alg, 0.f, 0.f); });
+}
+
+axle_status neg(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_linear, -1.f, 0.f); });
+}
+axle_status reciprocal(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_pow, 1.f, -1.f); });
+}
+// x * clamp(x / 6 + 1/2, 0, 1); oneDNN versions that read alpha/beta get torch's.
+axle_status hardswish(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_hardswish, 1.f / 6.f, 0.5f); });
+}
+axle_status silu(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_swish, 1.f, 0.f); });
+}
+axle_status relu6(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_clip_v2, 0.f, 6.f); });
+}
+// leaky_relu(self, negative_slope=0.01)
+axle_status leaky_relu(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] {
+    return eltwise(c, dnnl::algorithm::eltwise_relu, static_cast<float>(arg_double(c, 1)), 0.f);
+  });
+}
+// hardtanh(self, min_val=-1, max_val=1)
+axle_status hardtanh(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const double lo = arg_double(c, 1), hi = arg_double(c, 2);
+    if (!(lo <= hi)) return AXLE_DECLINED;
+    return eltwise(c, dnnl::algorithm::eltwise_clip_v2, static_cast<float>(lo), static_cast<float>(hi));
+  });
+}
+// elu(self, alpha=1, scale=1, input_scale=1): oneDNN has the alpha form only.
+axle_status elu(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    if (arg_double(c, 2) != 1.0 || arg_double(c, 3) != 1.0) return AXLE_DECLINED;
+    return eltwise(c, dnnl::algorithm::eltwise_elu, static_cast<float>(arg_double(c, 1)), 0.f);
+  });
+}
+// gelu(self, approximate='none' | 'tanh')
+axle_status gelu(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] {
+    const bool tanh = std::strcmp(c->args[1].u.str, "tanh") == 0;
+    return eltwise(c, tanh ? dnnl::algorithm::eltwise_gelu_tanh : dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
+  });
+}
+
+using alg = dnnl::algorithm;
+const KernelEntry kKernels[] = {
+    {"relu", &simple<alg::eltwise_relu>, AXLE_HERE},
+    {"tanh", &simple<alg::eltwise_tanh>, AXLE_HERE},
+    {"sigmoid", &simple<alg::eltwise_logistic>, AXLE_HERE},
+    {"exp", &simple<alg::eltwise_exp>, AXLE_HERE},
+    {"log", &simple<alg::eltwise_log>, AXLE_HERE},
+    {"sqrt", &simple<alg::eltwise_sqrt>, AXLE_HERE},
+    {"abs", &simple<alg::eltwise_abs>, AXLE_HERE},
+    {"square", &simple<alg::eltwise_square>, AXLE_HERE},
+    {"mish", &simple<alg::eltwise_mish>, AXLE_HERE},
+    {"hardswish", &hardswish, AXLE_HERE},
+    {"neg", &neg, AXLE_HERE},
+    {"reciprocal", &reciprocal, AXLE_HERE},
+    {"silu", &silu, AXLE_HERE},
+    {"relu6", &relu6, AXLE_HERE},
+    {"leaky_relu", &leaky_relu, AXLE_HERE},
+    {"hardtanh", &hardtanh, AXLE_HERE},
+    {"elu", &elu, AXLE_HERE},
+    {"gelu", &gelu, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_pointwise_unary(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu

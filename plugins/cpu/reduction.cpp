@@ -1,0 +1,123 @@
+// The reductions sum / mean / amax / amin / prod / norm on oneDNN's reduction
+// primitive over float32 / bfloat16, the destination described with the
+// input's rank (reduced dims of size 1).
+#include "kernels.h"
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_bool;
+using plugin::arg_is_none;
+using plugin::arg_tensor;
+
+// The reduced dims of `self` from an int[]? argument (None or [] = all dims).
+bool reduced_dims(const axle_kernel_call* c, int i, int64_t ndim, std::vector<bool>* reduced) {
+  reduced->assign(static_cast<size_t>(ndim), false);
+  const axle_value& v = c->args[i];
+  if (v.tag == AXLE_VALUE_NONE || (v.tag == AXLE_VALUE_INT_LIST && v.u.ints.count == 0)) {
+    reduced->assign(static_cast<size_t>(ndim), true);
+    return true;
+  }
+  std::vector<int64_t> dims;
+  if (v.tag == AXLE_VALUE_INT_LIST) dims.assign(v.u.ints.items, v.u.ints.items + v.u.ints.count);
+  else if (v.tag == AXLE_VALUE_INT) dims.push_back(v.u.i);
+  else return false;
+  for (int64_t d : dims) {
+    if (d < 0) d += ndim;
+    if (d < 0 || d >= ndim) return false;
+    (*reduced)[static_cast<size_t>(d)] = true;
+  }
+  return true;
+}
+
+axle_status reduce(const axle_kernel_call* c, dnnl::algorithm alg, int dim_arg, int keepdim_arg, float p_value) {
+  Shape src = Shape::of(arg_tensor(c, 0));
+  const axle_tensor_view& out = c->outputs[0];
+  if (src.ndim() == 0 || src.numel() == 0 || plugin::numel(out) == 0 || src.has_zero_stride() ||
+      !is_f32_or_bf16(src.dtype) || !is_f32_or_bf16(out.dtype))
+    return AXLE_DECLINED;
+  std::vector<bool> reduced;
+  if (!reduced_dims(c, dim_arg, src.ndim(), &reduced)) return AXLE_DECLINED;
+  const bool keepdim = arg_bool(c, keepdim_arg);
+  // The destination with the input's rank: reduced dims of size 1.
+  Shape dst = Shape::of(out);
+  if (!keepdim)
+    for (int64_t d = 0; d < src.ndim(); ++d)
+      if (reduced[static_cast<size_t>(d)]) dst.insert_unit(d);
+  if (dst.ndim() != src.ndim()) return AXLE_DECLINED;
+  for (int64_t d = 0; d < src.ndim(); ++d)
+    if (reduced[static_cast<size_t>(d)]) dst.dims[d] = 1;
+  dst.unexpand();
+  if (dst.numel() == src.numel()) return AXLE_DECLINED;  // nothing reduced: a copy
+  Key key("reduce");
+  key.add(static_cast<int64_t>(alg)).add(static_cast<double>(p_value)).add(src).add(dst);
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc smd, dmd;
+    if (!describe(src, &smd) || !describe(dst, &dmd)) return declined("dtype or rank oneDNN lacks");
+    const dnnl::reduction::desc d(alg, smd, dmd, p_value, 0.f);
+    const dnnl::reduction::primitive_desc pd(d, default_attr(), engine());
+    return make_primitive<dnnl::reduction::primitive_desc, dnnl::reduction>(pd, {DNNL_ARG_SRC, DNNL_ARG_DST},
+                                                                            {smd, dmd});
+  });
+  if (!p->declined.empty()) return AXLE_DECLINED;
+  execute(*p, {src.data, dst.data});
+  return AXLE_OK;
+}
+
+// sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype)
+axle_status sum(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_sum, 1, 2, 0.f); });
+}
+axle_status mean(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_mean, 1, 2, 0.f); });
+}
+// amax / amin (self, dim=[], keepdim); NaN handling in oneDNN's max is not
+// PyTorch's (NaN propagates there), so inputs are scanned for NaN first.
+bool has_nan(const Shape& s) {
+  if (s.dtype != AXLE_DTYPE_FLOAT32 || !s.is_dense()) return true;  // unknown: let the reference decide
+  const float* p = static_cast<const float*>(s.data);
+  const int64_t n = s.numel();
+  bool nan = false;
+#pragma omp simd reduction(|| : nan)
+  for (int64_t i = 0; i < n; ++i) nan = nan || (p[i] != p[i]);
+  return nan;
+}
+axle_status amax(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    if (has_nan(Shape::of(arg_tensor(c, 0)))) return AXLE_DECLINED;
+    return reduce(c, dnnl::algorithm::reduction_max, 1, 2, 0.f);
+  });
+}
+axle_status amin(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    if (has_nan(Shape::of(arg_tensor(c, 0)))) return AXLE_DECLINED;
+    return reduce(c, dnnl::algorithm::reduction_min, 1, 2, 0.f);
+  });
+}
+// prod.dim_int (self, dim, keepdim, *, dtype)
+axle_status prod(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_mul, 1, 2, 0.f); });
+}
+// norm.ScalarOpt_dim (self, p?, dim, keepdim): p = 1 or 2 (None = 2).
+axle_status norm(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const double p = arg_is_none(c, 1) ? 2.0 : plugin::arg_double(c, 1);
+    if (p != 1.0 && p != 2.0) return AXLE_DECLINED;
+    return reduce(c, dnnl::algorithm::reduction_norm_lp_sum, 2, 3, static_cast<float>(p));
+  });
+}
+
+const KernelEntry kKernels[] = {
+    {"sum.dim_IntList", &sum, AXLE_HERE},
+    {"mean.dim", &mean, AXLE_HERE},
+    {"amax", &amax, AXLE_HERE},
+    {"amin", &amin, AXLE_HERE},
+    {"prod.dim_int", &prod, AXLE_HERE},
+    {"norm.ScalarOpt_dim", &norm, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_reduction(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu
