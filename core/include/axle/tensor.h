@@ -1,7 +1,7 @@
 // Tensor: storage + sizes + strides (in elements) + storage offset + dtype.
 // A Tensor is a shared handle (copies alias the same TensorImpl, as in libtorch).
 // View methods here are metadata-only and live in the core; methods that compute
-// (to, contiguous, add, ...) go through the dispatcher (dispatcher/src/tensor_methods.cpp).
+// (to, contiguous, add, ...) go through the dispatcher (dispatcher/src/api/tensor_methods.cpp).
 #pragma once
 
 #include <axle/device.h>

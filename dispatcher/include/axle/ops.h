@@ -1,5 +1,5 @@
-// The C++ operator API (libtorch's names), as an umbrella header like ATen's
-// Functions.h: it includes the header of every op family, axle/ops/<family>.h
+// The C++ operator API (libtorch's names), as an umbrella header like the
+// ATen header of all functions: it includes the header of every op family, axle/ops/<family>.h
 // (declarations in dispatcher/src/ops/<family>.cpp, wrappers in
 // dispatcher/src/api/<family>.cpp), and TensorOptions. The only things declared
 // here belong to no op family: version() and the host-side comparisons

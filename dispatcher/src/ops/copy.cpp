@@ -1,5 +1,5 @@
 // Copy and movement ops: copy_ (strided, dtype-converting; across devices the
-// dispatcher stages it, see call.cpp), clone, contiguous, to, reshape.
+// dispatcher copies, see dispatcher/src/cross_device_copy.cpp), clone, contiguous, to, reshape.
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -45,7 +45,7 @@ Stack contiguous_composite(const Stack& a) {
 }
 
 // non_blocking reaches copy_: a dense host<->device copy is then enqueued on the
-// device's current stream (see cross-device copy_ in dispatcher/src/call.cpp).
+// device's current stream (see dispatcher/src/cross_device_copy.cpp).
 Tensor to_impl(const Tensor& t, const Device& device, DType dtype, bool non_blocking, bool copy, MemoryFormat f) {
   const Device d = device.resolved();
   if (!copy && d == t.device() && dtype == t.dtype() && (f == MemoryFormat::Preserve || t.is_contiguous(f))) return t;
