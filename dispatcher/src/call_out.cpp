@@ -2,6 +2,7 @@
 // write directly (usable_out, asked by dispatch_impl), and the cast, resize and
 // copy of a result into the others.
 #include "call_internal.h"
+#include "ops/shape_util.h"
 #include "registry.h"
 
 namespace axle {
@@ -20,8 +21,7 @@ bool shares_storage(const Tensor& t, const Stack& args) {
 
 void write_out(const std::string& op, const Tensor& result, Tensor& out) {
   const DType from = result.dtype(), to = out.dtype();
-  AXLE_CHECK(!(is_floating_point(from) && is_integral(to, true)) && !(from != kBool && to == kBool), DTypeError, op,
-             ": result type ", dtype_name(from), " can't be cast to the desired output type ", dtype_name(to));
+  shape::check_castable(op.c_str(), from, to);
   AXLE_CHECK(out.device() == result.device(), DeviceError, op, ": out is on ", out.device(), " but the result is on ",
              result.device());
   if (out.sizes() != result.sizes()) {  // resized as torch does: new storage of the result's shape

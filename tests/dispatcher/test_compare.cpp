@@ -71,3 +71,15 @@ TEST_CASE("strided and expanded inputs compare by logical element") {
   CHECK(compare(m.t(), t, Tolerance{}).matches());
   CHECK(compare(doubles({7}).expand({3}), doubles({7, 7, 7}), Tolerance{}).matches());
 }
+
+TEST_CASE("equal and allclose follow torch: NaN equals nothing, allclose broadcasts and wants one dtype") {
+  const Tensor n = doubles({kNaN, 1.0});
+  CHECK_FALSE(equal(n, n));
+  CHECK(equal(doubles({1, 2}), doubles({1, 2}, kInt64)));
+  CHECK_FALSE(equal(doubles({1, 2}), doubles({1, 2, 3})));
+  CHECK_FALSE(allclose(n, n));
+  CHECK(allclose(doubles({1, 1}), doubles({1.0 + 1e-9})));
+  CHECK_FALSE(allclose(doubles({1, 2}), doubles({1})));
+  CHECK_THROWS_AS(allclose(doubles({1, 2}), doubles({1, 2, 3})), ShapeError);
+  CHECK_THROWS_WITH_AS(allclose(doubles({1}, kInt64), doubles({1})), "allclose: Long did not match Double", DTypeError);
+}

@@ -28,7 +28,10 @@ namespace axle {
 
 AXLE_API std::string version();
 
-// Exact equality of shape, dtype and values (on the host); allclose for floats.
+// torch.equal: same sizes and equal values (any dtypes; NaN equals nothing).
+// torch.allclose: |a - b| <= atol + rtol * |b| everywhere, a and b broadcast
+// (ShapeError when they cannot), of one dtype (DTypeError otherwise); NaN is
+// close to nothing. Both compare on the host (axle::compare).
 AXLE_API bool equal(const Tensor& a, const Tensor& b);
 AXLE_API bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
 

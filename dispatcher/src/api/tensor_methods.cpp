@@ -1,10 +1,12 @@
 // The dispatched Tensor methods (declared in axle/tensor.h: reshape, contiguous,
 // to, copy_, add, sum, ...), which call the declared operators or the free
 // functions of axle/ops.h, and the host-side comparisons equal/allclose.
+#include <axle/compare.h>
 #include <axle/device_runtime.h>
 #include <axle/dispatcher.h>
 #include <axle/ops.h>
 
+#include "../ops/shape_util.h"
 #include "op_handle.h"
 #include "registry.h"
 
@@ -100,32 +102,18 @@ Tensor Tensor::mean(const IntList& dim, bool keepdim, std::optional<DType> dtype
 Tensor Tensor::matmul(const Tensor& o) const { return axle::matmul(*this, o); }
 Tensor Tensor::nonzero() const { return axle::nonzero(*this); }
 
-// ---------------------------------------------------------------- comparison helpers
-namespace {
-template <typename F>
-bool compare(const Tensor& a, const Tensor& b, F&& same) {
-  if (a.sizes() != b.sizes()) return false;
-  const Tensor ha = a.to(Device("cpu"), kFloat64).contiguous();
-  const Tensor hb = b.to(Device("cpu"), kFloat64).contiguous();
-  const double* pa = ha.data_ptr<double>();
-  const double* pb = hb.data_ptr<double>();
-  for (int64_t i = 0; i < ha.numel(); ++i)
-    if (!same(pa[i], pb[i])) return false;
-  return true;
-}
-}  // namespace
-
+// ---------------------------------------------------------------- equal / allclose
 bool equal(const Tensor& a, const Tensor& b) {
-  if (a.dtype() != b.dtype()) return false;
-  return compare(a, b, [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); });
+  if (a.sizes() != b.sizes()) return false;
+  return compare(a, b, Tolerance{.equal_nan = false}, /*check_dtype=*/false).matches();
 }
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
-  return compare(a, b, [&](double x, double y) {
-    if (std::isnan(x) || std::isnan(y)) return false;
-    if (x == y) return true;
-    return std::fabs(x - y) <= atol + rtol * std::fabs(y);
-  });
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, "allclose: ", torch_type_name(a.dtype()), " did not match ",
+             torch_type_name(b.dtype()));
+  const IntList sizes = shape::broadcast(a.sizes(), b.sizes());
+  return compare(a.expand(sizes), b.expand(sizes), Tolerance{.rtol = rtol, .atol = atol, .equal_nan = false})
+      .matches();
 }
 
 }  // namespace axle

@@ -14,34 +14,8 @@
 namespace axle::shape {
 namespace {
 
-// torch's ScalarType names, as in its "not implemented for 'Half'" messages.
-const char* torch_name(DType d) {
-  switch (d) {
-    case kFloat32:
-      return "Float";
-    case kFloat64:
-      return "Double";
-    case kFloat16:
-      return "Half";
-    case kBFloat16:
-      return "BFloat16";
-    case kInt8:
-      return "Char";
-    case kUInt8:
-      return "Byte";
-    case kInt16:
-      return "Short";
-    case kInt32:
-      return "Int";
-    case kInt64:
-      return "Long";
-    default:
-      return "Bool";
-  }
-}
-
 [[noreturn]] void not_implemented(ShapeContext& c, const char* kernel, DType d) {
-  throw DTypeError(detail::concat(c.op, ": \"", kernel, "\" not implemented for '", torch_name(d), "'"));
+  throw DTypeError(detail::concat(c.op, ": \"", kernel, "\" not implemented for '", torch_type_name(d), "'"));
 }
 
 // float32, float64 and (unless no_bf16) bfloat16: torch's CPU activation kernels.
@@ -137,8 +111,8 @@ void prelu_shape(ShapeContext& c) {
              ": prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = ", w.dim());
   // torch's bfloat16 kernel also takes float32 / float64 slopes.
   const bool bf16_ok = self.dtype() == kBFloat16 && (w.dtype() == kFloat32 || w.dtype() == kFloat64);
-  AXLE_CHECK(w.dtype() == self.dtype() || bf16_ok, DTypeError, c.op, ": Found dtype ", torch_name(w.dtype()),
-             " but expected ", torch_name(self.dtype()));
+  AXLE_CHECK(w.dtype() == self.dtype() || bf16_ok, DTypeError, c.op, ": Found dtype ", torch_type_name(w.dtype()),
+             " but expected ", torch_type_name(self.dtype()));
   same_as_self(c);
 }
 
@@ -250,18 +224,6 @@ void pow_scalar_shape(ShapeContext& c) {
   const DType d = promote_scalar(e.dtype(), c.args[0]);
   if (d == kBool) not_implemented(c, "pow", d);
   c.outputs = {{e.sizes(), d}};
-}
-
-// In-place: the result keeps self's shape and must be castable to self's dtype.
-template <ShapeFn Functional>
-void inplace(ShapeContext& c) {
-  Functional(c);
-  const Tensor& self = c.arg(0).tensor();
-  AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
-             " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
-  AXLE_CHECK(can_cast(c.outputs[0].dtype, self.dtype()), DTypeError, c.op, ": result type ",
-             dtype_name(c.outputs[0].dtype), " can't be cast to the desired output type ", dtype_name(self.dtype()));
-  c.outputs[0] = {self.sizes(), self.dtype(), 0};
 }
 
 void relu_checks(ShapeContext& c) {

@@ -10,26 +10,9 @@
 namespace axle::shape {
 namespace {
 
-// torch's ScalarType names, used in its dtype messages ("Float", "Long").
-const char* scalar_type_name(DType d) {
-  switch (d) {
-    case kFloat32: return "Float";
-    case kFloat64: return "Double";
-    case kFloat16: return "Half";
-    case kBFloat16: return "BFloat16";
-    case kInt8: return "Char";
-    case kUInt8: return "Byte";
-    case kInt16: return "Short";
-    case kInt32: return "Int";
-    case kInt64: return "Long";
-    case kBool: return "Bool";
-  }
-  return "?";
-}
-
 void check_same_dtype(const char* op, const Tensor& a, const Tensor& b) {
-  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, op, ": expected scalar type ", scalar_type_name(a.dtype()),
-             " but found ", scalar_type_name(b.dtype()));
+  AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, op, ": expected scalar type ", torch_type_name(a.dtype()),
+             " but found ", torch_type_name(b.dtype()));
 }
 
 // torch dispatches on the dtype only when there is work: an empty result (or, for
@@ -124,7 +107,7 @@ void dot_shape(ShapeContext& c) {
   AXLE_CHECK(a.dim() == 1 && b.dim() == 1, ShapeError, c.op, ": 1D tensors expected, but got ", a.dim(), "D and ",
              b.dim(), "D tensors");
   AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": dot : expected both vectors to have same dtype, but found ",
-             scalar_type_name(a.dtype()), " and ", scalar_type_name(b.dtype()));
+             torch_type_name(a.dtype()), " and ", torch_type_name(b.dtype()));
   AXLE_CHECK(a.sizes()[0] == b.sizes()[0], ShapeError, c.op, ": inconsistent tensor size, expected tensor [",
              a.sizes()[0], "] and src [", b.sizes()[0], "] to have the same number of elements, but got ",
              a.sizes()[0], " and ", b.sizes()[0], " elements respectively");

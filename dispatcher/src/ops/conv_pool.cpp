@@ -15,22 +15,6 @@
 namespace axle::shape {
 namespace {
 
-const char* scalar_type_name(DType d) {
-  switch (d) {
-    case kFloat32: return "Float";
-    case kFloat64: return "Double";
-    case kFloat16: return "Half";
-    case kBFloat16: return "BFloat16";
-    case kInt8: return "Char";
-    case kUInt8: return "Byte";
-    case kInt16: return "Short";
-    case kInt32: return "Int";
-    case kInt64: return "Long";
-    case kBool: return "Bool";
-  }
-  return "?";
-}
-
 std::string list_str(const IntList& l, const char* sep) {
   std::string s;
   for (size_t i = 0; i < l.size(); ++i) s += (i ? sep : "") + std::to_string(l[i]);
@@ -66,10 +50,10 @@ IntList check_convolution(const char* op, Stack& args) {
   const bool transposed = args[6].to_bool();
   const int64_t groups = args[8].to_int();
   const int64_t k = weight.dim(), dim = k - 2;
-  AXLE_CHECK(input.dtype() == weight.dtype(), DTypeError, op, ": Input type (", scalar_type_name(input.dtype()),
-             ") and weight type (", scalar_type_name(weight.dtype()), ") should be the same");
+  AXLE_CHECK(input.dtype() == weight.dtype(), DTypeError, op, ": Input type (", torch_type_name(input.dtype()),
+             ") and weight type (", torch_type_name(weight.dtype()), ") should be the same");
   AXLE_CHECK(!has_bias || args[2].tensor().dtype() == input.dtype(), DTypeError, op, ": Input type (",
-             scalar_type_name(input.dtype()), ") and bias type (", scalar_type_name(args[2].tensor().dtype()),
+             torch_type_name(input.dtype()), ") and bias type (", torch_type_name(args[2].tensor().dtype()),
              ") should be the same");
   AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"",
              transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", "\" not implemented for 'Bool'");
@@ -338,7 +322,7 @@ IntList pool2d_check(const char* op, const Tensor& input, const Pool2d& p, int64
 }
 
 void floating_pool_dtype(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(is_floating_point(d), DTypeError, op, ": \"", kernel, "\" not implemented for '", scalar_type_name(d),
+  AXLE_CHECK(is_floating_point(d), DTypeError, op, ": \"", kernel, "\" not implemented for '", torch_type_name(d),
              "'");
 }
 
@@ -378,7 +362,7 @@ void avg_pool2d_shape(ShapeContext& c) {
   const int64_t ow = pool_out(c.op, input.sizes()[nd - 1], p.kw, p.pw, p.sw, 1, ceil);
   const IntList out = pool2d_check(c.op, input, p, oh, ow);
   AXLE_CHECK(is_floating_point(input.dtype()) || input.dtype() == kInt64, DTypeError, c.op,
-             ": \"avg_pool2d\" not implemented for '", scalar_type_name(input.dtype()), "'");
+             ": \"avg_pool2d\" not implemented for '", torch_type_name(input.dtype()), "'");
   c.outputs = {{out, input.dtype()}};
 }
 

@@ -22,50 +22,18 @@ bool is_mask_dtype(DType d) { return d == kBool || d == kUInt8; }
 // into unsigned types (-1 -> 255); floats out of range (not inf) and NaN/inf
 // into integers overflow; bool takes anything.
 bool fits(const Value& v, DType dt) {
-  if (dt == kBool) return true;
-  double lo = 0, hi = 0;
-  switch (dt) {
-    case kFloat32:
-      lo = -std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::max();
-      break;
-    case kFloat64:
-      return true;
-    case kFloat16:
-      lo = -65504.0, hi = 65504.0;
-      break;
-    case kBFloat16:
-      lo = -3.3895313892515355e38, hi = 3.3895313892515355e38;
-      break;
-    case kInt8:
-      lo = -128, hi = 127;
-      break;
-    case kUInt8:
-      lo = 0, hi = 255;
-      break;
-    case kInt16:
-      lo = -32768, hi = 32767;
-      break;
-    case kInt32:
-      lo = -2147483648.0, hi = 2147483647.0;
-      break;
-    case kInt64:
-      lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-      break;
-    default:
-      return true;
-  }
-  if (v.tag() == Value::Tag::Bool) return true;
+  if (dt == kBool || dt == kFloat64 || v.tag() == Value::Tag::Bool) return true;
+  const Range r = dtype_range(dt);
   if (v.tag() == Value::Tag::Int) {
     const int64_t i = v.to_int();
     if (dt == kInt64) return true;
     if (dt == kUInt8) return i <= 255 && i >= -255;  // negatives wrap (two's complement) as in c10
-    return static_cast<double>(i) >= lo && static_cast<double>(i) <= hi;
+    return static_cast<double>(i) >= r.lo && static_cast<double>(i) <= r.hi;
   }
   const double d = v.to_double();
-  if (std::isinf(d)) return is_floating_point(dt);
-  if (std::isnan(d)) return is_floating_point(dt);
-  if (dt == kInt64) return d >= lo && d < hi;  // 2^63 itself does not fit
-  return d >= lo && d <= hi;
+  if (std::isinf(d) || std::isnan(d)) return is_floating_point(dt);
+  if (dt == kInt64) return d >= r.lo && d < r.hi;  // 2^63 itself does not fit
+  return d >= r.lo && d <= r.hi;
 }
 
 void check_fits(ShapeContext& c, const Value& v, DType dt) {

@@ -78,18 +78,6 @@ void div_shape(ShapeContext& c) {
   if (!is_floating_point(c.outputs[0].dtype)) c.outputs[0].dtype = get_default_dtype();
 }
 
-// In-place: the result must have self's shape and be castable to self's dtype.
-template <ShapeFn Functional>
-void inplace_shape(ShapeContext& c) {
-  Functional(c);
-  const Tensor& self = c.arg(0).tensor();
-  AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
-             " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
-  AXLE_CHECK(can_cast(c.outputs[0].dtype, self.dtype()), DTypeError, c.op, ": result type ",
-             dtype_name(c.outputs[0].dtype), " can't be cast to the desired output type ", dtype_name(self.dtype()));
-  c.outputs[0] = {self.sizes(), self.dtype(), 0};
-}
-
 void neg_shape(ShapeContext& c) {
   const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dtype() != kBool, DTypeError, c.op,
@@ -156,22 +144,22 @@ std::vector<OpDecl> pointwise_ops() {
        .doc = "True division; integer inputs give the default float dtype.",
        .flags = kPointwise},
       {.schema = "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
-       .shape = &inplace_shape<&add_shape>,
+       .shape = &inplace<&add_shape>,
        .doc = "In-place add.",
        .kernel_op = "add.Tensor",
        .flags = kPointwise},
       {.schema = "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
-       .shape = &inplace_shape<&sub_shape>,
+       .shape = &inplace<&sub_shape>,
        .doc = "In-place sub.",
        .kernel_op = "sub.Tensor",
        .flags = kPointwise},
       {.schema = "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-       .shape = &inplace_shape<&binary_common>,
+       .shape = &inplace<&binary_common>,
        .doc = "In-place mul.",
        .kernel_op = "mul.Tensor",
        .flags = kPointwise},
       {.schema = "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-       .shape = &inplace_shape<&div_shape>,
+       .shape = &inplace<&div_shape>,
        .doc = "In-place div.",
        .kernel_op = "div.Tensor",
        .flags = kPointwise},

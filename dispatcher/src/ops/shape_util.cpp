@@ -1,6 +1,8 @@
 // Broadcasting, type promotion and casting rules shared by the shape functions.
 #include "shape_util.h"
 
+#include <limits>
+
 #include <axle/dispatcher.h>
 
 
@@ -54,30 +56,33 @@ DType result_type(std::initializer_list<const Tensor*> tensors) {
   return r == kNone ? get_default_dtype() : static_cast<DType>(r);
 }
 
+Range dtype_range(DType d) {
+  switch (d) {
+    case kFloat32: return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    case kFloat64: return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+    case kFloat16: return {-65504.0, 65504.0};
+    case kBFloat16: return {-3.3895313892515355e38, 3.3895313892515355e38};
+    case kInt8: return {-128, 127};
+    case kUInt8: return {0, 255};
+    case kInt16: return {-32768, 32767};
+    case kInt32: return {-2147483648.0, 2147483647.0};
+    case kInt64: return {-9223372036854775808.0, 9223372036854775808.0};
+    case kBool: return {0, 1};
+  }
+  AXLE_INTERNAL_ASSERT(false, "dtype_range: dtype ", static_cast<int>(d));
+  return {0, 0};
+}
+
 void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles) {
   if (v.is_none() || !is_integral(d, false)) return;
   const bool dbl = v.tag() == Value::Tag::Double;
   if (dbl && !doubles) return;
+  if (d == kInt64 && !dbl) return;  // any integer scalar
   const double x = v.to_double();
-  double lo = 0, hi = 0;
-  switch (d) {
-    case kInt8:
-      lo = -128, hi = 127;
-      break;
-    case kUInt8:
-      lo = dbl ? 0 : -255, hi = 255;
-      break;
-    case kInt16:
-      lo = -32768, hi = 32767;
-      break;
-    case kInt32:
-      lo = -2147483648.0, hi = 2147483647.0;
-      break;
-    default:  // int64: any integer scalar; a double below 2^63 in magnitude
-      if (!dbl) return;
-      lo = -9223372036854775808.0, hi = 9223372036854774784.0;
-  }
-  AXLE_CHECK(x >= lo && x <= hi, ValueError, op, ": value cannot be converted to type ", dtype_name(d),
+  const Range r = dtype_range(d);
+  const double lo = d == kUInt8 && !dbl ? -255 : r.lo;  // negative integers wrap into uint8, as c10 allows
+  const bool in_range = x >= lo && (d == kInt64 ? x < r.hi : x <= r.hi);
+  AXLE_CHECK(in_range, ValueError, op, ": value cannot be converted to type ", dtype_name(d),
              " without overflow: ", v.repr());
 }
 
@@ -85,6 +90,19 @@ bool can_cast(DType from, DType to) {
   if (is_floating_point(from) && is_integral(to, true)) return false;
   if (from != kBool && to == kBool) return false;
   return true;
+}
+
+void check_castable(const char* op, DType from, DType to) {
+  AXLE_CHECK(can_cast(from, to), DTypeError, op, ": result type ", dtype_name(from),
+             " can't be cast to the desired output type ", dtype_name(to));
+}
+
+void finish_inplace(ShapeContext& c) {
+  const Tensor& self = c.arg(0).tensor();
+  AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
+             " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
+  check_castable(c.op, c.outputs[0].dtype, self.dtype());
+  c.outputs[0] = {self.sizes(), self.dtype(), 0};
 }
 
 }  // namespace shape

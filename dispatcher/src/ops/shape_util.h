@@ -17,6 +17,23 @@ IntList broadcast(const IntList& a, const IntList& b);
 DType result_type(std::initializer_list<const Tensor*> tensors);
 // PyTorch's canCast: no float->integral, no non-bool->bool.
 bool can_cast(DType from, DType to);
+// DTypeError "<op>: result type <from> can't be cast to the desired output type <to>"
+// unless can_cast(from, to): the rule for in-place results and out= tensors.
+void check_castable(const char* op, DType from, DType to);
+// The in-place form of a functional shape function: the result must keep self's
+// (argument 0's) shape and be castable to its dtype; the output is self's.
+void finish_inplace(ShapeContext& c);
+template <ShapeFn Functional>
+void inplace(ShapeContext& c) {
+  Functional(c);
+  finish_inplace(c);
+}
+// The finite range of dtype d as doubles: every value of d lies in [lo, hi]; for
+// int64 hi is 2^63 (float64 cannot hold 2^63 - 1), itself out of range.
+struct Range {
+  double lo, hi;
+};
+Range dtype_range(DType d);
 // A Scalar written into integer dtype d must fit (c10's checked conversion): ints
 // within the type's range (uint8 also takes -255..-1, which wrap), doubles strictly;
 // doubles=false skips doubles (they promote the computation to float instead).
