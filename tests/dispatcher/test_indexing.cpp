@@ -1,21 +1,16 @@
 // The indexing family through the C++ API: values (computed by hand),
 // Tensor?[] index lists with None (std::nullopt), in-place forms returning self,
 // index errors naming the value, and the arena device (index tensors on it).
+#include "tensor_values.h"
+
 #include <axle/axle.h>
 #include <doctest/doctest.h>
 
 using namespace axle;
 
 namespace {
-Tensor from(const std::vector<double>& v, const IntList& shape, DType d = kFloat32) {
-  Tensor t = empty(shape, TensorOptions().dtype(kFloat64));
-  for (size_t i = 0; i < v.size(); ++i) t.data_ptr<double>()[i] = v[i];
-  return t.to(d);
-}
-std::vector<double> values(const Tensor& t) {
-  Tensor h = t.to(Device("cpu"), kFloat64).contiguous();
-  return std::vector<double>(h.data_ptr<double>(), h.data_ptr<double>() + h.numel());
-}
+using testing::from;
+using testing::values;
 Tensor ids(const std::vector<double>& v) { return from(v, {static_cast<int64_t>(v.size())}, kInt64); }
 }  // namespace
 

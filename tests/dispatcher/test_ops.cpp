@@ -1,5 +1,7 @@
 // The reference plugin's ops through the dispatcher: values, dtypes and errors
 // (PyTorch semantics; expected values computed independently in the test).
+#include "tensor_values.h"
+
 #include <axle/axle.h>
 
 #include <doctest/doctest.h>
@@ -9,15 +11,8 @@
 using namespace axle;
 
 namespace {
-Tensor from(const std::vector<double>& v, const IntList& shape, DType d = kFloat32) {
-  Tensor t = empty(shape, TensorOptions().dtype(kFloat64));
-  for (size_t i = 0; i < v.size(); ++i) t.data_ptr<double>()[i] = v[i];
-  return t.to(d);
-}
-std::vector<double> values(const Tensor& t) {
-  Tensor h = t.to(Device("cpu"), kFloat64).contiguous();
-  return std::vector<double>(h.data_ptr<double>(), h.data_ptr<double>() + h.numel());
-}
+using testing::from;
+using testing::values;
 }  // namespace
 
 TEST_CASE("creation ops follow torch defaults") {

@@ -1,5 +1,7 @@
 // The C++ API of the reductions (axle/ops/reduction.h): every overload resolves
 // to its operator (libtorch's call forms), with values computed by hand.
+#include "tensor_values.h"
+
 #include <axle/axle.h>
 
 #include <doctest/doctest.h>
@@ -10,15 +12,8 @@
 using namespace axle;
 
 namespace {
-Tensor from(const std::vector<double>& v, const IntList& shape, DType d = kFloat32) {
-  Tensor t = empty(shape, TensorOptions().dtype(kFloat64));
-  for (size_t i = 0; i < v.size(); ++i) t.data_ptr<double>()[i] = v[i];
-  return t.to(d);
-}
-std::vector<double> values(const Tensor& t) {
-  Tensor h = t.to(Device("cpu"), kFloat64).contiguous();
-  return std::vector<double>(h.data_ptr<double>(), h.data_ptr<double>() + h.numel());
-}
+using testing::from;
+using testing::values;
 using V = std::vector<double>;
 }  // namespace
 
