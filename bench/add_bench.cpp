@@ -4,10 +4,10 @@
 #include <axle/axle.h>
 #include <axle/plugin/axle_plugin.h>
 
+#include <dlfcn.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <dlfcn.h>
 #include <string>
 #include <vector>
 
@@ -48,7 +48,12 @@ int main(int argc, char** argv) {
   const int iters = 200000;
   const axle::Tensor a = axle::ones({1});
   const axle::Tensor b = axle::ones({1});
-  const double dispatch_ns = median_ns([&] { axle::Tensor c = axle::add(a, b); (void)c; }, reps, iters);
+  const double dispatch_ns = median_ns(
+      [&] {
+        axle::Tensor c = axle::add(a, b);
+        (void)c;
+      },
+      reps, iters);
 
   std::string ref_path;
   for (const auto& p : axle::plugins())

@@ -14,8 +14,9 @@ namespace axle::bench {
 // (`rounds` of them; each round >= ~50 ms per side) so that the machine's noise
 // (a shared VM) hits both sides alike. `settle` runs at the end of every timed
 // loop, inside the timing (a device synchronize for asynchronous calls).
-inline std::pair<double, double> paired(const std::function<void()>& a, const std::function<void()>& b, int rounds,
-                                        const std::function<void()>& settle = [] {}) {
+inline std::pair<double, double> paired(
+    const std::function<void()>& a, const std::function<void()>& b, int rounds,
+    const std::function<void()>& settle = [] {}) {
   for (int i = 0; i < 2; ++i) a(), b();  // warm up: primitive / plan creation, page faults
   settle();
   const auto t0 = std::chrono::steady_clock::now();

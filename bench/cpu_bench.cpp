@@ -11,8 +11,8 @@
 
 #include "bench_util.h"
 
-#include <oneapi/dnnl/dnnl.hpp>
 #include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -66,13 +66,14 @@ void matmul_case(int64_t n, DType dtype) {
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(md, md, md), eng());
   const dnnl::matmul prim(pd);
   dnnl::memory ma(md, eng(), a.data_ptr()), mb(md, eng(), b.data_ptr()), mc(md, eng());
-  const auto [axle_s, raw_s] = paired([&] { mm(a, b); }, [&] {
-    prim.execute(strm(), {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
-    strm().wait();
-  });
+  const auto [axle_s, raw_s] =
+      paired([&] { mm(a, b); },
+             [&] {
+               prim.execute(strm(), {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+               strm().wait();
+             });
   const double flop = 2.0 * n * n * n;
-  report(name, "GFLOP/s", flop / axle_s / 1e9,
-         flop / raw_s / 1e9);
+  report(name, "GFLOP/s", flop / axle_s / 1e9, flop / raw_s / 1e9);
 }
 
 // conv2d N=8, 64->64, 56x56, 3x3, pad 1, float32.
@@ -88,8 +89,8 @@ void conv_case(bool channels_last) {
   const dnnl::memory::desc x_user(xd, dt::f32, channels_last ? tag::nhwc : tag::nchw);
   const dnnl::memory::desc w_user(wd, dt::f32, tag::oihw), b_md(bd, dt::f32, tag::a);
   const dnnl::memory::desc& s_md = channels_last ? x_user : x_any;
-  const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                          s_md, w_any, b_md, s_md, {1, 1}, {0, 0}, {1, 1}, {1, 1});
+  const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, s_md,
+                                          w_any, b_md, s_md, {1, 1}, {0, 0}, {1, 1}, {1, 1});
   const dnnl::convolution_forward::primitive_desc pd(d, eng());
   const dnnl::convolution_forward conv(pd);
   dnnl::memory xu(x_user, eng(), x.data_ptr()), wu(w_user, eng(), w.data_ptr()), bm(b_md, eng(), bias.data_ptr());
@@ -97,20 +98,23 @@ void conv_case(bool channels_last) {
   dnnl::memory xs(pd.src_desc(), eng()), ws(pd.weights_desc(), eng()), ys(pd.dst_desc(), eng());
   dnnl::reorder(wu, ws).execute(strm(), wu, ws);  // channels_last: weights prepared once (exec-only row)
   const dnnl::reorder r_in(xu, xs), r_w(wu, ws), r_out(ys, yu);
-  const auto [axle_s, raw_s] = paired([&] { conv2d(x, w, bias, IntList{1, 1}, IntList{1, 1}); }, [&] {
-    if (channels_last) {
-      conv.execute(strm(), {{DNNL_ARG_SRC, xu}, {DNNL_ARG_WEIGHTS, ws}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yu}});
-    } else {  // the reorders a plain NCHW tensor needs, as a framework pays them
-      r_in.execute(strm(), xu, xs);
-      r_w.execute(strm(), wu, ws);
-      conv.execute(strm(), {{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, ws}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, ys}});
-      r_out.execute(strm(), ys, yu);
-    }
-    strm().wait();
-  });
+  const auto [axle_s, raw_s] = paired(
+      [&] {
+        conv2d(x, w, bias, IntList{1, 1}, IntList{1, 1});
+      },
+      [&] {
+        if (channels_last) {
+          conv.execute(strm(), {{DNNL_ARG_SRC, xu}, {DNNL_ARG_WEIGHTS, ws}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yu}});
+        } else {  // the reorders a plain NCHW tensor needs, as a framework pays them
+          r_in.execute(strm(), xu, xs);
+          r_w.execute(strm(), wu, ws);
+          conv.execute(strm(), {{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, ws}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, ys}});
+          r_out.execute(strm(), ys, yu);
+        }
+        strm().wait();
+      });
   const double flop = 2.0 * n * c * c * h * h * k * k;
-  report(name, "GFLOP/s", flop / axle_s / 1e9,
-         flop / raw_s / 1e9);
+  report(name, "GFLOP/s", flop / axle_s / 1e9, flop / raw_s / 1e9);
 }
 
 void softmax_layer_norm_cases() {
@@ -124,21 +128,24 @@ void softmax_layer_norm_cases() {
   const dnnl::softmax_v2_forward sm(dnnl::softmax_v2_forward::primitive_desc(
       dnnl::softmax_v2_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, md, md, 1),
       eng()));
-  const auto [axle_sm, raw_sm] = paired([&] { softmax(x, 1); }, [&] {
-    sm.execute(strm(), {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}});
-    strm().wait();
-  });
+  const auto [axle_sm, raw_sm] = paired([&] { softmax(x, 1); },
+                                        [&] {
+                                          sm.execute(strm(), {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}});
+                                          strm().wait();
+                                        });
   report("softmax 4096x1024", "GB/s", bytes / axle_sm / 1e9, bytes / raw_sm / 1e9);
 
   const dnnl::layer_normalization_forward ln(dnnl::layer_normalization_forward::primitive_desc(
-      dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, md, 1e-5f,
-                                              dnnl::normalization_flags::use_scale |
-                                                  dnnl::normalization_flags::use_shift),
+      dnnl::layer_normalization_forward::desc(
+          dnnl::prop_kind::forward_inference, md, 1e-5f,
+          dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift),
       eng()));
-  const auto [axle_ln, raw_ln] = paired([&] { layer_norm(x, IntList{cols}, w, b); }, [&] {
-    ln.execute(strm(), {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}, {DNNL_ARG_SCALE, mw}, {DNNL_ARG_SHIFT, mb}});
-    strm().wait();
-  });
+  const auto [axle_ln, raw_ln] =
+      paired([&] { layer_norm(x, IntList{cols}, w, b); },
+             [&] {
+               ln.execute(strm(), {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}, {DNNL_ARG_SCALE, mw}, {DNNL_ARG_SHIFT, mb}});
+               strm().wait();
+             });
   report("layer_norm 4096x1024", "GB/s", bytes / axle_ln / 1e9, bytes / raw_ln / 1e9);
 }
 
@@ -168,9 +175,12 @@ void add_cases() {
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) g_threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--quick")) g_quick = true;
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      g_threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--quick"))
+      g_quick = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      g_only = argv[++i];
   }
   // The cpu plugin reads cpu.threads when it loads; raw oneDNN follows OpenMP.
   Config config;

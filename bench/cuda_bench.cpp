@@ -69,11 +69,13 @@ void matmul_case(cublasHandle_t h, const char* label, DType dtype, const char* p
   const cublasComputeType_t compute =
       std::strcmp(precision, "highest") == 0 || dtype != kFloat32 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
   const float one = 1.f, zero = 0.f;
-  const auto [axle_s, raw_s] = paired([&] { (void)mm(a, b); }, [&] {
-    check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data_ptr(), t, n, a.data_ptr(), t, n,
-                              &zero, c.data_ptr(), t, n, compute, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
-  });
+  const auto [axle_s, raw_s] =
+      paired([&] { (void)mm(a, b); },
+             [&] {
+               check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b.data_ptr(), t, n, a.data_ptr(),
+                                         t, n, &zero, c.data_ptr(), t, n, compute, CUBLAS_GEMM_DEFAULT),
+                            "cublasGemmEx");
+             });
   const double flop = 2.0 * n * n * n;
   report(name, "TFLOP/s", flop / axle_s / 1e12, flop / raw_s / 1e12, true);
   set_float32_matmul_precision("highest");
@@ -100,9 +102,11 @@ void add_cases() {
   if (wanted("add 1 element")) {
     const Tensor x = uniform({1}), y = uniform({1});
     Tensor scratch = empty({1}, TensorOptions().device(kCuda));
-    const auto [axle_s, raw_s] = paired([&] { (void)add(x, y); }, [&] {
-      if (cudaMemsetAsync(scratch.data_ptr(), 0, 4, nullptr) != cudaSuccess) std::exit(1);
-    });
+    const auto [axle_s, raw_s] = paired([&] { (void)add(x, y); },
+                                        [&] {
+                                          if (cudaMemsetAsync(scratch.data_ptr(), 0, 4, nullptr) != cudaSuccess)
+                                            std::exit(1);
+                                        });
     report("add 1 element (latency)", "us", axle_s * 1e6, raw_s * 1e6, false);
   }
 }
@@ -111,8 +115,10 @@ void add_cases() {
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) g_quick = true;
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+    if (!std::strcmp(argv[i], "--quick"))
+      g_quick = true;
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      g_only = argv[++i];
   }
   std::string why = "the cuda plugin is not loaded";
   bool found = false;

@@ -37,11 +37,13 @@ struct Model {
 
 int main() {
   try {
-    std::printf("axle %s: a small CNN (conv 3x3, relu, max pool, layer norm, linear, softmax) on a batch of 4\n"
-                "8x8 RGB images, on every device\n\n", axle::version().c_str());
-    const Model host{weights(8, 27, 0.0).reshape({8, 3, 3, 3}), weights(1, 8, 1.0).reshape({8}),
-                     weights(1, 128, 2.0).reshape({128}), weights(1, 128, 3.0).reshape({128}),
-                     weights(10, 128, 4.0), weights(1, 10, 5.0).reshape({10})};
+    std::printf(
+        "axle %s: a small CNN (conv 3x3, relu, max pool, layer norm, linear, softmax) on a batch of 4\n"
+        "8x8 RGB images, on every device\n\n",
+        axle::version().c_str());
+    const Model host{
+        weights(8, 27, 0.0).reshape({8, 3, 3, 3}), weights(1, 8, 1.0).reshape({8}), weights(1, 128, 2.0).reshape({128}),
+        weights(1, 128, 3.0).reshape({128}),       weights(10, 128, 4.0),           weights(1, 10, 5.0).reshape({10})};
     const axle::Tensor x = weights(4, 192, 6.0).reshape({4, 3, 8, 8});
     axle::Tensor reference;
     {
@@ -65,7 +67,8 @@ int main() {
         const axle::Tensor diff = yh - reference;
         double max_diff = 0;
         const axle::Tensor dd = diff.contiguous();
-        for (int64_t k = 0; k < dd.numel(); ++k) max_diff = std::max(max_diff, std::fabs(double(dd.data_ptr<float>()[k])));
+        for (int64_t k = 0; k < dd.numel(); ++k)
+          max_diff = std::max(max_diff, std::fabs(double(dd.data_ptr<float>()[k])));
         const bool ok = axle::allclose(yh, reference, 1e-4, 1e-5);
         failures += ok ? 0 : 1;
         std::printf("%-10s %-28s %-14.3g %9.1f us  %s\n", d.str().c_str(), dev.names[i].c_str(), max_diff,
@@ -75,8 +78,9 @@ int main() {
     const auto fb = axle::fallback_stats();
     if (!fb.empty()) {
       std::printf("\nops that ran through the host fallback:\n");
-      for (const auto& f : fb) std::printf("  %-22s on %-8s %llu call(s)\n", f.op.c_str(), f.device.c_str(),
-                                           static_cast<unsigned long long>(f.count));
+      for (const auto& f : fb)
+        std::printf("  %-22s on %-8s %llu call(s)\n", f.op.c_str(), f.device.c_str(),
+                    static_cast<unsigned long long>(f.count));
     }
     std::printf("\n%s\n", failures == 0 ? "all devices match the reference" : "some devices differ");
     return failures == 0 ? 0 : 1;

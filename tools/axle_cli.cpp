@@ -83,7 +83,9 @@ std::optional<axle::AllocatorStats> device_memory(const std::string& type, size_
 
 // One configuration entry as JSON / as a text line (`axle info`, `axle config show`).
 json config_entry_json(const axle::ConfigEntry& e) {
-  return {{"key", e.key}, {"value", json::parse(e.value)}, {"layer", axle::config_layer_name(e.layer)},
+  return {{"key", e.key},
+          {"value", json::parse(e.value)},
+          {"layer", axle::config_layer_name(e.layer)},
           {"source", e.source}};
 }
 void print_config_entry(const char* indent, const axle::ConfigEntry& e) {
@@ -115,8 +117,12 @@ int cmd_info(bool as_json) {
                             {"peak_allocated_bytes", m->peak_allocated_bytes},
                             {"num_allocs", m->num_allocs},
                             {"num_frees", m->num_frees}});
-      j["devices"].push_back({{"type", d.type}, {"count", d.count}, {"provider", d.provider}, {"names", d.names},
-                              {"note", d.note}, {"memory", memory}});
+      j["devices"].push_back({{"type", d.type},
+                              {"count", d.count},
+                              {"provider", d.provider},
+                              {"names", d.names},
+                              {"note", d.note},
+                              {"memory", memory}});
     }
     j["fallbacks"] = json::array();
     for (const auto& f : fallbacks) j["fallbacks"].push_back({{"op", f.op}, {"device", f.device}, {"count", f.count}});
@@ -133,9 +139,8 @@ int cmd_info(bool as_json) {
   for (const auto& p : plugins) {
     std::string types;
     for (const auto& t : p.device_types) types += (types.empty() ? "" : ",") + t;
-    std::printf("  %-14s %-8s %d.%-2d %-14s %-5d %-22s %s\n", p.name.empty() ? "?" : p.name.c_str(),
-                p.version.c_str(), p.abi_major, p.abi_minor, types.c_str(), p.rank, axle::plugin_status_name(p.status),
-                p.path.c_str());
+    std::printf("  %-14s %-8s %d.%-2d %-14s %-5d %-22s %s\n", p.name.empty() ? "?" : p.name.c_str(), p.version.c_str(),
+                p.abi_major, p.abi_minor, types.c_str(), p.rank, axle::plugin_status_name(p.status), p.path.c_str());
     if (!p.reason.empty()) std::printf("  %14s reason: %s\n", "", p.reason.c_str());
   }
   std::printf("\ndevices:\n");
@@ -234,8 +239,7 @@ int main(int argc, char** argv) {
     else if (takes_value(a) && i + 1 < args.size()) {
       (a == "--device" ? bench.device : bench.only) = args[++i];
       if (a == "--device") explain_device = args[i];
-    }
-    else if (a == "-h" || a == "--help") {
+    } else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (!a.empty() && a[0] == '-') {
@@ -289,8 +293,10 @@ int main(int argc, char** argv) {
         json results = json::array();
         for (const auto& r : report.results)
           results.push_back({{"check", r.name}, {"device", r.device}, {"status", r.status}, {"detail", r.detail}});
-        std::printf("%s\n", json{{"plugin", report.plugin}, {"path", report.path}, {"ok", report.ok()},
-                                  {"results", results}}.dump(1).c_str());
+        std::printf("%s\n",
+                    json{{"plugin", report.plugin}, {"path", report.path}, {"ok", report.ok()}, {"results", results}}
+                        .dump(1)
+                        .c_str());
       } else {
         std::fputs(axle::conformance::format_check(report).c_str(), stdout);
       }

@@ -59,14 +59,13 @@ struct StatusStyle {
 // In the order of the heat-map scale, best first.
 constexpr StatusStyle kStyles[] = {
     {Coverage::Kernel, "K", "the plugin has its own kernel", "#1a9850", "#ffffff"},
-    {Coverage::Declines, "d", "own kernel, declined some calls of the probe (the next candidate ran them)",
-     "#91cf60", "#1b1b1b"},
+    {Coverage::Declines, "d", "own kernel, declined some calls of the probe (the next candidate ran them)", "#91cf60",
+     "#1b1b1b"},
     {Coverage::Composite, "C", "no kernel of its own: the op's composite (built from other ops) runs", "#d9ef8b",
      "#1b1b1b"},
     {Coverage::FallsThrough, ">", "no kernel of its own: another plugin's kernel on the device serves it", "#fee08b",
      "#1b1b1b"},
-    {Coverage::HostFallback, "H", "nothing on the device: copied to cpu, run there, copied back", "#fc8d59",
-     "#1b1b1b"},
+    {Coverage::HostFallback, "H", "nothing on the device: copied to cpu, run there, copied back", "#fc8d59", "#1b1b1b"},
     {Coverage::Missing, "-", "nothing serves it: a call raises NotImplementedError", "#d73027", "#ffffff"},
 };
 const StatusStyle& style(Coverage c) {
@@ -173,8 +172,7 @@ void print_table(const CoverageMatrix& m) {
   if (!m.probed) std::printf("declines: not probed (axle ops --probe runs the samples to find them)\n");
   std::printf("\n");
   line("op", names);
-  for (const CoverageRow& row : m.ops)
-    line(row.op, [&](size_t b) { return std::string(style(row.cells[b]).symbol); });
+  for (const CoverageRow& row : m.ops) line(row.op, [&](size_t b) { return std::string(style(row.cells[b]).symbol); });
   // Totals per backend, under the same columns.
   const auto counts = totals(m);
   std::printf("\n");
@@ -292,8 +290,10 @@ std::string matrix_html(const CoverageMatrix& m) {
       << css_class(s.status) << "\">" << escape(s.symbol) << "</span>" << coverage_name(s.status) << "</th>";
     for (size_t b = 0; b < m.backends.size(); ++b) {
       const auto it = counts[b].find(s.status);
-      if (s.status == Coverage::Declines && !m.probed) h << "<td>?</td>";
-      else h << "<td>" << (it == counts[b].end() ? 0 : it->second) << "</td>";
+      if (s.status == Coverage::Declines && !m.probed)
+        h << "<td>?</td>";
+      else
+        h << "<td>" << (it == counts[b].end() ? 0 : it->second) << "</td>";
     }
     h << "</tr>\n";
   }
@@ -327,21 +327,29 @@ int cmd_ops(const std::vector<std::string>& args) {
       std::fputs(kOpsUsage, stdout);
       return 0;
     }
-    if (a == "--json") as_json = true;
-    else if (a == "--probe") probe_declines = true;
-    else if (a == "--names") names_only = true;
-    else if (a == "--html" && i + 1 < args.size()) html_path = args[++i];
-    else if (a.rfind("--html=", 0) == 0 && a.size() > 7) html_path = a.substr(7);
-    else if (a == "--html") return usage_error("--html needs a file name");
-    else if (!a.empty() && a[0] == '-') return usage_error("unknown option '" + a + "'");
-    else return usage_error("unexpected argument '" + a + "'");
+    if (a == "--json")
+      as_json = true;
+    else if (a == "--probe")
+      probe_declines = true;
+    else if (a == "--names")
+      names_only = true;
+    else if (a == "--html" && i + 1 < args.size())
+      html_path = args[++i];
+    else if (a.rfind("--html=", 0) == 0 && a.size() > 7)
+      html_path = a.substr(7);
+    else if (a == "--html")
+      return usage_error("--html needs a file name");
+    else if (!a.empty() && a[0] == '-')
+      return usage_error("unknown option '" + a + "'");
+    else
+      return usage_error("unexpected argument '" + a + "'");
   }
-  if (names_only && (probe_declines || !html_path.empty()))
-    return usage_error("--names takes no --probe or --html");
+  if (names_only && (probe_declines || !html_path.empty())) return usage_error("--names takes no --probe or --html");
   try {
     if (names_only) {
       const auto names = op_names();
-      if (as_json) std::printf("%s\n", json(names).dump(1).c_str());
+      if (as_json)
+        std::printf("%s\n", json(names).dump(1).c_str());
       else
         for (const auto& n : names) std::printf("%s\n", n.c_str());
       return 0;
@@ -356,9 +364,12 @@ int cmd_ops(const std::vector<std::string>& args) {
         return 1;
       }
     }
-    if (as_json) std::printf("%s\n", matrix_json(m).dump(1).c_str());
-    else if (html_path.empty()) print_table(m);
-    else std::printf("wrote %s: %zu operators x %zu backends\n", html_path.c_str(), m.ops.size(), m.backends.size());
+    if (as_json)
+      std::printf("%s\n", matrix_json(m).dump(1).c_str());
+    else if (html_path.empty())
+      print_table(m);
+    else
+      std::printf("wrote %s: %zu operators x %zu backends\n", html_path.c_str(), m.ops.size(), m.backends.size());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "axle ops: error: %s\n", e.what());

@@ -71,11 +71,11 @@ int cmd_parity(const std::vector<std::string>& args) {
     const Recording recording = Recording::load(file);
     const ParityResult r = find_parity(recording, ba, bb, options);
     if (as_json) {
-      nlohmann::json j = {{"a", ba.str()},         {"b", bb.str()},     {"calls", recording.calls.size()},
-                          {"compared", r.compared}, {"ok", r.ok},        {"skipped", r.skipped},
+      nlohmann::json j = {{"a", ba.str()},          {"b", bb.str()},       {"calls", recording.calls.size()},
+                          {"compared", r.compared}, {"ok", r.ok},          {"skipped", r.skipped},
                           {"rtol", options.rtol},   {"atol", options.atol}};
       if (!r.ok)
-        j["first_difference"] = {{"index", r.index},     {"op", r.op},         {"output", r.output},
+        j["first_difference"] = {{"index", r.index},     {"op", r.op},           {"output", r.output},
                                  {"max_abs", r.max_abs}, {"max_rel", r.max_rel}, {"ran_a", r.ran_a},
                                  {"ran_b", r.ran_b},     {"detail", r.detail}};
       std::printf("%s\n", j.dump(1).c_str());

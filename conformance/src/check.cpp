@@ -42,7 +42,8 @@ std::string first_mismatch(const Tensor& got, const Tensor& want) {
   const auto* g = static_cast<const uint8_t*>(got.data_ptr());
   const auto* w = static_cast<const uint8_t*>(want.data_ptr());
   for (int64_t i = 0; i < got.numel(); ++i)
-    if (g[i] != w[i]) return detail::concat("byte ", i, " of ", got.numel(), " is ", int(g[i]), ", expected ", int(w[i]));
+    if (g[i] != w[i])
+      return detail::concat("byte ", i, " of ", got.numel(), " is ", int(g[i]), ", expected ", int(w[i]));
   return "";
 }
 
@@ -195,9 +196,9 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
     return report;
   }
   report.plugin = info.name;
-  report.results.push_back({"load", "", "pass",
-                            detail::concat("ABI ", info.abi_major, ".", info.abi_minor, ", version ", info.version,
-                                           ", rank ", info.rank)});
+  report.results.push_back(
+      {"load", "", "pass",
+       detail::concat("ABI ", info.abi_major, ".", info.abi_minor, ", version ", info.version, ", rank ", info.rank)});
   for (const std::string& type : info.device_types) {
     int count = 0;
     std::string note;
@@ -223,8 +224,10 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
     }
     std::vector<std::string> with_samples;
     for (const std::string& op : ops)
-      if (find_samples(op)) with_samples.push_back(op);
-      else report.results.push_back({op, type, "skip", "no samples for this op"});
+      if (find_samples(op))
+        with_samples.push_back(op);
+      else
+        report.results.push_back({op, type, "skip", "no samples for this op"});
     RunOptions ro;
     ro.ops = with_samples;
     ro.seed = options.seed;

@@ -21,7 +21,8 @@ Outcome execute(const OpHandle& op, const Sample& s) {
   Outcome o;
   try {
     for (const Value& v : call_op(op, s.args)) {
-      if (v.is_tensor()) o.tensors.push_back(v.tensor());
+      if (v.is_tensor())
+        o.tensors.push_back(v.tensor());
       else if (v.tag() == Value::Tag::TensorList)
         for (const Tensor& t : v.tensors()) o.tensors.push_back(t);
     }
@@ -142,8 +143,10 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
           for (const Tensor& t : got.tensors)
             if (t.device() != device) diff = detail::concat("output on ", t.device(), ", expected ", device);
         }
-        if (diff.empty()) ++r.passed;
-        else failure(ref[i].note, diff);
+        if (diff.empty())
+          ++r.passed;
+        else
+          failure(ref[i].note, diff);
       }
     }
     reports.push_back(std::move(r));

@@ -48,8 +48,10 @@ Tensor filled_host(const IntList& sizes, DType dtype, uint64_t seed, double low,
   for (int64_t i = 0, n = t.numel(); i < n; ++i) {
     const double u = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
     double v = low + (high - low) * u;
-    if (dtype == kBool) v = u < 0.5 ? 0 : 1;
-    else if (!is_floating_point(dtype)) v = std::floor(v);
+    if (dtype == kBool)
+      v = u < 0.5 ? 0 : 1;
+    else if (!is_floating_point(dtype))
+      v = std::floor(v);
     plugin::store_from<double>(p + i * es, static_cast<axle_dtype>(dtype), v);
   }
   return t;
@@ -178,17 +180,9 @@ const std::vector<OpSamples>& all_samples() {
     std::vector<OpSamples> v;
     // One family per line (conformance/src/samples/<family>.cpp).
     std::vector<OpSamples> (*families[])() = {
-        &creation_samples,
-        &copy_samples,
-        &pointwise_samples,
-        &reduction_samples,
-        &blas_samples,
-        &indexing_samples,
-        &random_samples,
-        &views_samples,
-        &activations_samples,
-        &nn_samples,
-        &conv_pool_samples,
+        &creation_samples,    &copy_samples,     &pointwise_samples, &reduction_samples,
+        &blas_samples,        &indexing_samples, &random_samples,    &views_samples,
+        &activations_samples, &nn_samples,       &conv_pool_samples,
     };
     for (auto family : families) {
       const std::vector<OpSamples> list = family();

@@ -1,17 +1,17 @@
 // JSON configuration layers (nlohmann/json) and their validation.
 #include <axle/config.h>
 
-#include "config_internal.h"
 #include <axle/error.h>
 #include <axle/logging.h>
+#include "config_internal.h"
 
-#include <nlohmann/json.hpp>
 #include <sys/auxv.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -26,8 +26,8 @@ FallbackPolicy parse_fallback_policy(std::string_view text, std::string_view whe
   if (text == "error") return FallbackPolicy::Error;
   if (text == "warn_once") return FallbackPolicy::WarnOnce;
   if (text == "silent") return FallbackPolicy::Silent;
-  throw ConfigError(detail::concat(where, ": invalid fallback policy '", text,
-                                   "': expected 'error', 'warn_once' or 'silent'"));
+  throw ConfigError(
+      detail::concat(where, ": invalid fallback policy '", text, "': expected 'error', 'warn_once' or 'silent'"));
 }
 
 const char* fallback_policy_name(FallbackPolicy p) {
@@ -77,8 +77,8 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
 namespace {
 
 [[noreturn]] void type_error(std::string_view source, const std::string& path, const char* expected, const json& v) {
-  throw ConfigError(detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ",
-                                   v.dump()));
+  throw ConfigError(
+      detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ", v.dump()));
 }
 
 void check_keys(std::string_view source, const std::string& prefix, const json& obj,
@@ -87,8 +87,8 @@ void check_keys(std::string_view source, const std::string& prefix, const json& 
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
     std::vector<std::string> full;
     for (const auto& a : allowed) full.push_back(prefix + a);
-    throw ConfigError(detail::concat(source, ": unknown configuration key '", prefix, it.key(),
-                                     "'; did you mean '", detail::nearest(prefix + it.key(), full), "'?"));
+    throw ConfigError(detail::concat(source, ": unknown configuration key '", prefix, it.key(), "'; did you mean '",
+                                     detail::nearest(prefix + it.key(), full), "'?"));
   }
 }
 
@@ -531,7 +531,8 @@ std::string system_config_path() {
   return p && *p ? p : "/etc/axle/config.json";
 }
 std::string user_config_path() {
-  if (const char* x = detail::secure_getenv_str("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/axle/config.json";
+  if (const char* x = detail::secure_getenv_str("XDG_CONFIG_HOME"); x && *x)
+    return std::string(x) + "/axle/config.json";
   if (const char* h = detail::secure_getenv_str("HOME"); h && *h) return std::string(h) + "/.config/axle/config.json";
   return {};
 }
@@ -680,9 +681,8 @@ std::vector<ConfigEntry> config_sources() {
   std::lock_guard lock(l.mutex);
   Layers& ll = loaded_layers();
   const std::pair<ConfigLayer, const Config*> order[] = {
-      {ConfigLayer::Defaults, &ll.defaults}, {ConfigLayer::System, &ll.system},
-      {ConfigLayer::User, &ll.user},         {ConfigLayer::File, &ll.file},
-      {ConfigLayer::Environment, &ll.env},   {ConfigLayer::Application, &ll.app}};
+      {ConfigLayer::Defaults, &ll.defaults}, {ConfigLayer::System, &ll.system},   {ConfigLayer::User, &ll.user},
+      {ConfigLayer::File, &ll.file},         {ConfigLayer::Environment, &ll.env}, {ConfigLayer::Application, &ll.app}};
   std::vector<ConfigEntry> out;
   for (const auto& [layer, config] : order) {
     const std::string source = layer == ConfigLayer::System ? ll.system_path
@@ -694,8 +694,10 @@ std::vector<ConfigEntry> config_sources() {
       const Row* row = layer == ConfigLayer::Environment ? row_named(key) : nullptr;
       const std::string from = layer != ConfigLayer::Environment ? source : row ? std::string(row->info.env) : "";
       auto it = std::find_if(out.begin(), out.end(), [&](const ConfigEntry& e) { return e.key == key; });
-      if (it == out.end()) out.push_back({key, value, layer, from});
-      else *it = {key, value, layer, from};
+      if (it == out.end())
+        out.push_back({key, value, layer, from});
+      else
+        *it = {key, value, layer, from};
     }
   }
   std::sort(out.begin(), out.end(), [](const ConfigEntry& a, const ConfigEntry& b) { return a.key < b.key; });

@@ -18,8 +18,8 @@ void* DeviceRuntime::host_alloc_pinned(size_t) {
 void DeviceRuntime::host_free_pinned(void*) noexcept {}
 void DeviceRuntime::record_stream(int, void*, void*) {}
 void DeviceRuntime::copy_peer(int dst_index, void*, int src_index, const void*, size_t, void*) {
-  throw NotImplementedError(detail::concat("device type '", type().name(), "' copies between its devices (",
-                                           src_index, " -> ", dst_index, ") only through the host"));
+  throw NotImplementedError(detail::concat("device type '", type().name(), "' copies between its devices (", src_index,
+                                           " -> ", dst_index, ") only through the host"));
 }
 
 namespace {

@@ -10,8 +10,8 @@
 namespace axle {
 namespace {
 
-constexpr DType f4 = kFloat32, f8 = kFloat64, f2 = kFloat16, bf = kBFloat16, i1 = kInt8, u1 = kUInt8,
-                i2 = kInt16, i4 = kInt32, i8 = kInt64, b1 = kBool;
+constexpr DType f4 = kFloat32, f8 = kFloat64, f2 = kFloat16, bf = kBFloat16, i1 = kInt8, u1 = kUInt8, i2 = kInt16,
+                i4 = kInt32, i8 = kInt64, b1 = kBool;
 
 // Rows and columns in DType order: f4 f8 f2 bf i1 u1 i2 i4 i8 b1.
 constexpr DType kPromotion[kNumDTypes][kNumDTypes] = {

@@ -29,8 +29,10 @@ LoggerState& state() {
 
 std::shared_ptr<spdlog::logger> make_logger(const std::string& pattern, const std::string& file) {
   std::shared_ptr<spdlog::sinks::sink> sink;
-  if (file.empty()) sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-  else sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, false);
+  if (file.empty())
+    sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  else
+    sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, false);
   auto lg = std::make_shared<spdlog::logger>("axle", sink);
   lg->set_pattern(pattern.empty() ? kDefaultPattern : pattern);
   lg->set_level(spdlog::level::trace);  // filtering happens in log_enabled
@@ -54,7 +56,7 @@ bool log_enabled(LogLevel level) {
 
 LogLevel parse_log_level(std::string_view name) {
   static constexpr std::pair<std::string_view, LogLevel> kNames[] = {
-      {"trace", LogLevel::Trace}, {"debug", LogLevel::Debug}, {"info", LogLevel::Info}, {"warn", LogLevel::Warn},
+      {"trace", LogLevel::Trace},  {"debug", LogLevel::Debug}, {"info", LogLevel::Info}, {"warn", LogLevel::Warn},
       {"warning", LogLevel::Warn}, {"error", LogLevel::Error}, {"off", LogLevel::Off}};
   for (auto& [n, l] : kNames)
     if (n == name) return l;
@@ -62,9 +64,8 @@ LogLevel parse_log_level(std::string_view name) {
 }
 
 void log_message(LogLevel level, std::string_view message) {
-  static constexpr spdlog::level::level_enum kMap[] = {spdlog::level::trace, spdlog::level::debug,
-                                                       spdlog::level::info,  spdlog::level::warn,
-                                                       spdlog::level::err,   spdlog::level::off};
+  static constexpr spdlog::level::level_enum kMap[] = {spdlog::level::trace, spdlog::level::debug, spdlog::level::info,
+                                                       spdlog::level::warn,  spdlog::level::err,   spdlog::level::off};
   logger()->log(kMap[static_cast<int>(level)], "{}", message);
 }
 

@@ -39,7 +39,8 @@ Storage allocate_storage(size_t nbytes, const Device& device) {
   const Device d = device.resolved();
   DeviceRuntime& rt = checked_runtime(d);
   void* ptr = rt.allocate(d.index(), nbytes, detail::current_stream_handle(d));
-  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), ptr, nbytes, d, &runtime_deleter, &rt);
+  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), ptr, nbytes, d, &runtime_deleter,
+                                           &rt);
 }
 
 void record_stream(const StorageImpl& storage, void* stream) {
@@ -49,7 +50,8 @@ void record_stream(const StorageImpl& storage, void* stream) {
 
 Storage wrap_storage(void* data, size_t nbytes, const Device& device, std::function<void(void*)> deleter) {
   auto* ctx = new std::function<void(void*)>(std::move(deleter));
-  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), data, nbytes, device.resolved(), &function_deleter, ctx);
+  return std::allocate_shared<StorageImpl>(detail::RecyclingAllocator<StorageImpl>(), data, nbytes, device.resolved(),
+                                           &function_deleter, ctx);
 }
 
 }  // namespace axle

@@ -45,8 +45,8 @@ Tensor make_empty(const IntList& sizes, DType dtype, const Device& device) {
 Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
   const int64_t n = checked_numel(sizes);
   size_t nbytes = 0;
-  AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError,
-             "tensor of ", n, " elements of ", dtype, " overflows the address space");
+  AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError, "tensor of ", n,
+             " elements of ", dtype, " overflows the address space");
   auto impl = std::allocate_shared<TensorImpl>(detail::RecyclingAllocator<TensorImpl>());
   impl->storage = allocate_storage(nbytes, device);
   impl->strides = contiguous_strides(sizes);
@@ -122,8 +122,8 @@ MemoryFormat memory_format_from_name(std::string_view name) {
 
 Tensor make_empty(const IntList& sizes, DType dtype, const Device& device, MemoryFormat format) {
   if (format != MemoryFormat::ChannelsLast) return make_empty(sizes, dtype, device);
-  AXLE_CHECK(sizes.size() == 4, ValueError, "required rank 4 tensor to use channels_last format, got ",
-             sizes.size(), " dims");
+  AXLE_CHECK(sizes.size() == 4, ValueError, "required rank 4 tensor to use channels_last format, got ", sizes.size(),
+             " dims");
   return make_empty(IntList{sizes[0], sizes[2], sizes[3], sizes[1]}, dtype, device).permute({0, 3, 1, 2});
 }
 
@@ -170,16 +170,32 @@ T read_as(const Tensor& t) {
   else if constexpr (std::is_same_v<T, bool>)
     return plugin::load_as<bool>(buf, static_cast<axle_dtype>(t.dtype()));
   else
-    return static_cast<T>(is_floating_point(t.dtype()) ? static_cast<int64_t>(plugin::load_as<double>(buf, static_cast<axle_dtype>(t.dtype())))
-                                                      : plugin::load_as<int64_t>(buf, static_cast<axle_dtype>(t.dtype())));
+    return static_cast<T>(is_floating_point(t.dtype())
+                              ? static_cast<int64_t>(plugin::load_as<double>(buf, static_cast<axle_dtype>(t.dtype())))
+                              : plugin::load_as<int64_t>(buf, static_cast<axle_dtype>(t.dtype())));
 }
 }  // namespace
 
-template <> float Tensor::item<float>() const { return read_as<float>(*this); }
-template <> double Tensor::item<double>() const { return read_as<double>(*this); }
-template <> int64_t Tensor::item<int64_t>() const { return read_as<int64_t>(*this); }
-template <> int32_t Tensor::item<int32_t>() const { return read_as<int32_t>(*this); }
-template <> bool Tensor::item<bool>() const { return read_as<bool>(*this); }
+template <>
+float Tensor::item<float>() const {
+  return read_as<float>(*this);
+}
+template <>
+double Tensor::item<double>() const {
+  return read_as<double>(*this);
+}
+template <>
+int64_t Tensor::item<int64_t>() const {
+  return read_as<int64_t>(*this);
+}
+template <>
+int32_t Tensor::item<int32_t>() const {
+  return read_as<int32_t>(*this);
+}
+template <>
+bool Tensor::item<bool>() const {
+  return read_as<bool>(*this);
+}
 
 Scalar Tensor::item() const {
   if (is_floating_point(dtype())) return Scalar(item<double>());

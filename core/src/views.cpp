@@ -14,7 +14,6 @@ std::string shape_string(const IntList& s) {
 
 namespace {
 
-
 // Resolves a single -1 in `shape` against `numel` (torch's infer_size).
 IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
   IntList out = shape;
@@ -35,7 +34,8 @@ IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
                "' is invalid for input of size ", numel);
     out[*infer] = numel / known;
   } else {
-    AXLE_CHECK(known == numel, ShapeError, op, "(): shape '", shape_string(shape), "' is invalid for input of size ", numel);
+    AXLE_CHECK(known == numel, ShapeError, op, "(): shape '", shape_string(shape), "' is invalid for input of size ",
+               numel);
   }
   return out;
 }
@@ -44,7 +44,8 @@ IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
 
 // PyTorch's computeStride: strides for viewing (old sizes, strides) as `newshape`
 // without copying, or nullopt when a dimension would span non-contiguous chunks.
-std::optional<IntList> compute_view_strides(const IntList& oldshape, const IntList& oldstride, const IntList& newshape) {
+std::optional<IntList> compute_view_strides(const IntList& oldshape, const IntList& oldstride,
+                                            const IntList& newshape) {
   IntList newstride(newshape.size(), 1);
   if (oldshape.empty()) return newstride;
   int64_t numel = 1;
@@ -60,8 +61,7 @@ std::optional<IntList> compute_view_strides(const IntList& oldshape, const IntLi
   int64_t tensor_numel = 1, view_numel = 1;
   for (int64_t tensor_d = static_cast<int64_t>(oldshape.size()) - 1; tensor_d >= 0; --tensor_d) {
     tensor_numel *= oldshape[tensor_d];
-    if (tensor_d == 0 ||
-        (oldshape[tensor_d - 1] != 1 && oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+    if (tensor_d == 0 || (oldshape[tensor_d - 1] != 1 && oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
       while (view_d >= 0 && (view_numel < tensor_numel || newshape[view_d] == 1)) {
         newstride[view_d] = view_numel * chunk_base_stride;
         view_numel *= newshape[view_d];
@@ -86,14 +86,14 @@ Tensor Tensor::view(const IntList& shape) const {
   auto st = compute_view_strides(sizes(), strides(), sz);
   AXLE_CHECK(st.has_value(), ShapeError,
              "view(): view size is not compatible with input tensor's size and stride (at least one dimension spans "
-             "across two contiguous subspaces). Use .reshape(...) instead. (sizes ", shape_string(sizes()), ", strides ",
-             shape_string(strides()), ", requested ", shape_string(shape), ")");
+             "across two contiguous subspaces). Use .reshape(...) instead. (sizes ",
+             shape_string(sizes()), ", strides ", shape_string(strides()), ", requested ", shape_string(shape), ")");
   return make_view(*this, std::move(sz), std::move(*st), storage_offset());
 }
 
 Tensor Tensor::as_strided(const IntList& sz, const IntList& st, std::optional<int64_t> offset) const {
-  AXLE_CHECK(sz.size() == st.size(), ShapeError, "as_strided(): mismatch in length of strides and shape (",
-             sz.size(), " vs ", st.size(), ")");
+  AXLE_CHECK(sz.size() == st.size(), ShapeError, "as_strided(): mismatch in length of strides and shape (", sz.size(),
+             " vs ", st.size(), ")");
   const int64_t off = offset.value_or(storage_offset());
   AXLE_CHECK(off >= 0, ValueError, "as_strided(): negative storage offset ", off);
   bool empty = false;
@@ -204,8 +204,8 @@ Tensor Tensor::expand(const IntList& target) const {
     const int64_t have = sizes()[src];
     if (want == -1) want = have;
     AXLE_CHECK(have == want || have == 1, ShapeError, "expand(): the expanded size of the tensor (", want,
-               ") must match the existing size (", have, ") at non-singleton dimension ", i, ".  Target sizes: ",
-               shape_string(target), ".  Tensor sizes: ", shape_string(sizes()));
+               ") must match the existing size (", have, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", shape_string(target), ".  Tensor sizes: ", shape_string(sizes()));
     sz[i] = want;
     st[i] = (have == want) ? strides()[src] : 0;
   }

@@ -183,16 +183,31 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
         out.u.tensors.count = static_cast<int64_t>(l.size());
         break;
       }
-      case Value::Tag::Int: out.tag = AXLE_VALUE_INT; out.u.i = v.to_int(); break;
+      case Value::Tag::Int:
+        out.tag = AXLE_VALUE_INT;
+        out.u.i = v.to_int();
+        break;
       case Value::Tag::IntList:
         out.tag = AXLE_VALUE_INT_LIST;
         out.u.ints.items = v.int_list().data();
         out.u.ints.count = static_cast<int64_t>(v.int_list().size());
         break;
-      case Value::Tag::Double: out.tag = AXLE_VALUE_DOUBLE; out.u.f = v.to_double(); break;
-      case Value::Tag::Bool: out.tag = AXLE_VALUE_BOOL; out.u.i = v.to_bool() ? 1 : 0; break;
-      case Value::Tag::String: out.tag = AXLE_VALUE_STRING; out.u.str = v.str().c_str(); break;
-      case Value::Tag::DType: out.tag = AXLE_VALUE_DTYPE; out.u.i = static_cast<int64_t>(v.dtype()); break;
+      case Value::Tag::Double:
+        out.tag = AXLE_VALUE_DOUBLE;
+        out.u.f = v.to_double();
+        break;
+      case Value::Tag::Bool:
+        out.tag = AXLE_VALUE_BOOL;
+        out.u.i = v.to_bool() ? 1 : 0;
+        break;
+      case Value::Tag::String:
+        out.tag = AXLE_VALUE_STRING;
+        out.u.str = v.str().c_str();
+        break;
+      case Value::Tag::DType:
+        out.tag = AXLE_VALUE_DTYPE;
+        out.u.i = static_cast<int64_t>(v.dtype());
+        break;
       case Value::Tag::Generator:
         // Shape functions turn generators into int[2] {seed, offset} (random ops).
         AXLE_INTERNAL_ASSERT(false, op.name, ": a Generator argument reached a kernel");
@@ -235,8 +250,8 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
 axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dtype dtype, int32_t ndim,
                                            const int64_t* sizes, axle_tensor_view* out) {
   auto* ctx = static_cast<KernelCallContext*>(context);
-  if (!ctx || !out || index < 0 || static_cast<size_t>(index) >= ctx->outputs->size() || ndim < 0 ||
-      dtype < 0 || dtype >= AXLE_DTYPE_COUNT_V1) {
+  if (!ctx || !out || index < 0 || static_cast<size_t>(index) >= ctx->outputs->size() || ndim < 0 || dtype < 0 ||
+      dtype >= AXLE_DTYPE_COUNT_V1) {
     if (ctx) ctx->message = "allocate_output: invalid output index, rank or dtype";
     return AXLE_ERROR_INVALID_ARGUMENT;
   }
@@ -299,7 +314,8 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
              "' has kernels but no shape function");
   if (!device.is_cpu())  // CPU scalars join device tensors as device tensors
     for (Value& v : args)
-      if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor())) v = r.tensor().to(device);
+      if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor()))
+        v = r.tensor().to(device);
   checked_runtime(device);
   ShapeContext sc{op.name.c_str(), args, device, t_spec_pool.take()};
   const PooledSpecs recycle{sc.outputs};
@@ -339,8 +355,8 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
                    ctx.message.empty() ? "" : ": ", ctx.message);
           continue;
         }
-        throw_status(s, detail::concat(op.name, " on ", device, " (plugin '", c.plugin, "', ", c.provenance, "): ",
-                                       ctx.message.empty() ? "kernel failed" : ctx.message));
+        throw_status(s, detail::concat(op.name, " on ", device, " (plugin '", c.plugin, "', ", c.provenance,
+                                       "): ", ctx.message.empty() ? "kernel failed" : ctx.message));
       }
       case CandidateKind::AppKernel: describe(info, c); return (*c.app)(args);
       case CandidateKind::Composite: {
@@ -366,7 +382,8 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
 }  // namespace
 
 Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
-  if (detail::g_observers.load(std::memory_order_relaxed) > 0) return detail::observe_call(op, args, out, &dispatch_impl);
+  if (detail::g_observers.load(std::memory_order_relaxed) > 0)
+    return detail::observe_call(op, args, out, &dispatch_impl);
   return dispatch_impl(op, args, out, nullptr);
 }
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <limits>
+#include <type_traits>
 
 namespace axle {
 
@@ -57,7 +57,8 @@ std::string Comparison::describe() const {
 Comparison compare(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance, bool check_dtype) {
   Comparison c;
   if (actual.sizes() != expected.sizes()) {
-    c.mismatch = detail::concat("shape ", shape_string(actual.sizes()), " != expected ", shape_string(expected.sizes()));
+    c.mismatch =
+        detail::concat("shape ", shape_string(actual.sizes()), " != expected ", shape_string(expected.sizes()));
     return c;
   }
   if (check_dtype && actual.dtype() != expected.dtype()) {

@@ -56,8 +56,7 @@ Coverage classify(const Slot* slot, const Slot* host, bool fallback_allowed, con
       case CandidateKind::HostFallback:
         if (kernel_above) return Coverage::FallsThrough;
         // An op nothing serves on the host raises there too.
-        return fallback_allowed && host != nullptr && !host->chain.empty() ? Coverage::HostFallback
-                                                                           : Coverage::Missing;
+        return fallback_allowed && host != nullptr && !host->chain.empty() ? Coverage::HostFallback : Coverage::Missing;
     }
   }
   return kernel_above || boxed ? Coverage::FallsThrough : Coverage::Missing;
@@ -114,8 +113,8 @@ CoverageMatrix coverage(const std::optional<std::vector<DeclineCount>>& declines
     row.op = op.name;
     for (size_t b = 0; b < m.backends.size(); ++b) {
       const CoverageBackend& backend = m.backends[b];
-      const bool fallback_allowed = fallback_policy(*config, op, DeviceType::from_id(type_ids[b])) !=
-                                    FallbackPolicy::Error;
+      const bool fallback_allowed =
+          fallback_policy(*config, op, DeviceType::from_id(type_ids[b])) != FallbackPolicy::Error;
       Coverage c = classify(table.slot(op.index, type_ids[b]), table.slot(op.index, DeviceType().id()),
                             fallback_allowed, backend.plugin, backend.rank);
       // Declines are counted under the op that was called; an op served by another

@@ -75,7 +75,6 @@ bool async_copy(Tensor& dst, const Tensor& src) {
   return true;
 }
 
-
 // Whether `type` has a copy_ kernel of its own (not only a composite or the
 // host fallback).
 bool has_copy_kernel(DeviceType type) {

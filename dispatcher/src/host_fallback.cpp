@@ -30,8 +30,9 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
   const Config& cfg = *snapshot;
   const FallbackPolicy policy = fallback_policy(cfg, op, device.type());
   if (policy == FallbackPolicy::Error)
-    no_kernel(op, device, detail::concat("has no kernel and the fallback policy for it on '", device.type().name(),
-                                         "' is 'error'").c_str());
+    no_kernel(op, device,
+              detail::concat("has no kernel and the fallback policy for it on '", device.type().name(), "' is 'error'")
+                  .c_str());
   const Device target = Device(cfg.fallback_target.value_or("cpu")).resolved();
   AXLE_CHECK(target.type() != device.type(), ConfigError, "fallback.target '", target,
              "' is the device type the call failed on (", device, ") for operator '", op.name, "'");

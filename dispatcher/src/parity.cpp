@@ -19,8 +19,8 @@
 namespace axle {
 namespace {
 
-using nlohmann::json;
 using detail::CallInfo;
+using nlohmann::json;
 
 std::string describe_ran(const CallInfo& info) {
   std::string s = info.kind;
@@ -156,7 +156,8 @@ struct Replay {
 };
 
 // `excluded`: ranked_above(backend) for DEVICE@PLUGIN, computed once per finder run.
-Replay replay(const RecordedCall& call, const Backend& backend, const std::optional<std::vector<std::string>>& excluded) {
+Replay replay(const RecordedCall& call, const Backend& backend,
+              const std::optional<std::vector<std::string>>& excluded) {
   const Device device(backend.device);
   Stack args;
   for (const Value& v : call.args) args.push_back(to_backend(v, device));
@@ -384,8 +385,8 @@ Backend Backend::parse(std::string_view text) {
   const size_t at = text.find('@');
   b.device = std::string(text.substr(0, at));
   if (at != std::string_view::npos) b.plugin = std::string(text.substr(at + 1));
-  AXLE_CHECK(!b.device.empty() && (at == std::string_view::npos || !b.plugin.empty()), ValueError,
-             "backend '", text, "': expected DEVICE or DEVICE@PLUGIN (e.g. cpu@reference)");
+  AXLE_CHECK(!b.device.empty() && (at == std::string_view::npos || !b.plugin.empty()), ValueError, "backend '", text,
+             "': expected DEVICE or DEVICE@PLUGIN (e.g. cpu@reference)");
   b.device = Device(b.device).str();  // validates the device text
   return b;
 }
@@ -445,8 +446,7 @@ ParityResult find_parity(const Recording& recording, const Backend& a, const Bac
   return r;
 }
 
-ParityResult find_parity(const std::function<void()>& fn, const Backend& a, const Backend& b,
-                         const ParityOptions& o) {
+ParityResult find_parity(const std::function<void()>& fn, const Backend& a, const Backend& b, const ParityOptions& o) {
   return find_parity(record(fn), a, b, o);
 }
 
@@ -457,9 +457,8 @@ std::string format_parity(const ParityResult& r, const Backend& a, const Backend
   } else {
     char err[96];
     std::snprintf(err, sizeof err, "max abs error %.3g, max rel error %.3g", r.max_abs, r.max_rel);
-    s = detail::concat("parity: first difference at call #", r.index, " ", r.op, " (output ", r.output, "): ",
-                       r.detail, "; ", err, "\n  on ", a.str(), ": ", r.ran_a, "\n  on ", b.str(), ": ", r.ran_b,
-                       "\n");
+    s = detail::concat("parity: first difference at call #", r.index, " ", r.op, " (output ", r.output, "): ", r.detail,
+                       "; ", err, "\n  on ", a.str(), ": ", r.ran_a, "\n  on ", b.str(), ": ", r.ran_b, "\n");
   }
   for (const auto& k : r.skipped) s += "  skipped " + k + "\n";
   return s;

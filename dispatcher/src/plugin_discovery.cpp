@@ -71,9 +71,7 @@ bool world_writable(const fs::path& p) {
   return !ec && st.type() != fs::file_type::not_found &&
          (st.permissions() & fs::perms::others_write) != fs::perms::none;
 }
-bool allow_world_writable() {
-  return detail::config_snapshot()->allow_world_writable_plugin_paths.value_or(false);
-}
+bool allow_world_writable() { return detail::config_snapshot()->allow_world_writable_plugin_paths.value_or(false); }
 
 }  // namespace
 
@@ -141,8 +139,9 @@ PluginRecord* PluginManager::Impl::add_candidate(const fs::path& path) {
   // anyone just the same: refused on the same terms as a world-writable folder.
   for (const fs::path& f : {path, manifest})
     if (world_writable(f) && !allow_world_writable()) {
-      reject(r, f.string() + " is world-writable (set allow_world_writable_plugin_paths to true in the "
-                             "configuration to allow it)");
+      reject(r, f.string() +
+                    " is world-writable (set allow_world_writable_plugin_paths to true in the "
+                    "configuration to allow it)");
       return &r;
     }
   if (fs::exists(manifest)) {

@@ -68,16 +68,25 @@ axle_status reg_device_type(void* context, const axle_device_interface* iface) {
   if (!ctx->serves(iface->type_name))
     return ctx->reject(detail::concat("register_device_type: device type '", iface->type_name ? iface->type_name : "",
                                       "' is not listed in the plugin's descriptor"));
-  const void* fns[] = {reinterpret_cast<const void*>(iface->device_count), reinterpret_cast<const void*>(iface->get_properties),
-                       reinterpret_cast<const void*>(iface->allocate),     reinterpret_cast<const void*>(iface->deallocate),
-                       reinterpret_cast<const void*>(iface->copy),         reinterpret_cast<const void*>(iface->synchronize),
-                       reinterpret_cast<const void*>(iface->stream_create), reinterpret_cast<const void*>(iface->stream_destroy),
-                       reinterpret_cast<const void*>(iface->stream_synchronize), reinterpret_cast<const void*>(iface->event_create),
-                       reinterpret_cast<const void*>(iface->event_destroy), reinterpret_cast<const void*>(iface->event_record),
-                       reinterpret_cast<const void*>(iface->event_synchronize), reinterpret_cast<const void*>(iface->stream_wait_event),
-                       reinterpret_cast<const void*>(iface->allocator_stats), reinterpret_cast<const void*>(iface->empty_cache)};
+  const void* fns[] = {reinterpret_cast<const void*>(iface->device_count),
+                       reinterpret_cast<const void*>(iface->get_properties),
+                       reinterpret_cast<const void*>(iface->allocate),
+                       reinterpret_cast<const void*>(iface->deallocate),
+                       reinterpret_cast<const void*>(iface->copy),
+                       reinterpret_cast<const void*>(iface->synchronize),
+                       reinterpret_cast<const void*>(iface->stream_create),
+                       reinterpret_cast<const void*>(iface->stream_destroy),
+                       reinterpret_cast<const void*>(iface->stream_synchronize),
+                       reinterpret_cast<const void*>(iface->event_create),
+                       reinterpret_cast<const void*>(iface->event_destroy),
+                       reinterpret_cast<const void*>(iface->event_record),
+                       reinterpret_cast<const void*>(iface->event_synchronize),
+                       reinterpret_cast<const void*>(iface->stream_wait_event),
+                       reinterpret_cast<const void*>(iface->allocator_stats),
+                       reinterpret_cast<const void*>(iface->empty_cache)};
   for (const void* f : fns)
-    if (!f) return ctx->reject(detail::concat("register_device_type('", iface->type_name, "'): a required function is NULL"));
+    if (!f)
+      return ctx->reject(detail::concat("register_device_type('", iface->type_name, "'): a required function is NULL"));
   ctx->runtimes.push_back(iface);
   return AXLE_OK;
 }
@@ -91,8 +100,8 @@ axle_status reg_kernel(void* context, const char* op, const char* device_type, a
                                       "' is not listed in the plugin's descriptor"));
   const OpEntry* e = Registry::get().find(op);
   if (!e) return ctx->reject(detail::concat("register_kernel: unknown operator '", op, "'"));
-  ctx->kernels.push_back({e->name, device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank,
-                          provenance ? provenance : ""});
+  ctx->kernels.push_back(
+      {e->name, device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : ""});
   return AXLE_OK;
 }
 
@@ -100,9 +109,10 @@ axle_status reg_fallback(void* context, const char* device_type, axle_kernel_fn 
                          const char* provenance) {
   auto* ctx = static_cast<RegistrationContext*>(context);
   if (!fn || !ctx->serves(device_type))
-    return ctx->reject(detail::concat("register_fallback: bad function or device type '", device_type ? device_type : "",
-                                      "' not listed in the descriptor"));
-  ctx->fallbacks.push_back({"", device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : ""});
+    return ctx->reject(detail::concat("register_fallback: bad function or device type '",
+                                      device_type ? device_type : "", "' not listed in the descriptor"));
+  ctx->fallbacks.push_back(
+      {"", device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : ""});
   return AXLE_OK;
 }
 
@@ -140,8 +150,8 @@ void PluginManager::Impl::register_plugin(PluginRecord& r, const axle_plugin_des
   ctx.plugin = r.info.name;
   ctx.rank = r.info.rank;
   ctx.device_types = r.info.device_types;
-  const axle_registrar registrar = {sizeof(axle_registrar), &ctx, host_api(), &reg_device_type, &reg_kernel,
-                                    &reg_fallback};
+  const axle_registrar registrar = {sizeof(axle_registrar), &ctx,        host_api(),
+                                    &reg_device_type,       &reg_kernel, &reg_fallback};
   axle_status status = AXLE_ERROR_INTERNAL;
   try {
     status = d->register_plugin(&registrar);

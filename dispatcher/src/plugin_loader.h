@@ -9,8 +9,8 @@
 
 #include "registry.h"
 
-#include <vector>  // before boost/dll (header bug in 1.74)
 #include <boost/dll/shared_library.hpp>
+#include <vector>  // before boost/dll (header bug in 1.74)
 
 #include <filesystem>
 #include <memory>

@@ -66,8 +66,8 @@ axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype,
 
 const axle_host_api* host_api() {
   static const axle_host_api api = {
-      sizeof(axle_host_api), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, &host_log, &host_set_error, &host_allocate_output,
-      &host_get_option,
+      sizeof(axle_host_api), AXLE_ABI_MAJOR,        AXLE_ABI_MINOR,   0, &host_log,
+      &host_set_error,       &host_allocate_output, &host_get_option,
   };
   return &api;
 }
@@ -89,13 +89,13 @@ class PluginRuntime final : public DeviceRuntime {
 
   bool supports_pinned_memory() override { return iface_.host_alloc && iface_.host_free; }
   void* host_alloc_pinned(size_t nbytes) override {
-    AXLE_CHECK(supports_pinned_memory(), NotImplementedError, "device type '", type_.name(),
-               "' (plugin '", plugin_, "') offers no pinned host memory");
+    AXLE_CHECK(supports_pinned_memory(), NotImplementedError, "device type '", type_.name(), "' (plugin '", plugin_,
+               "') offers no pinned host memory");
     void* ptr = nullptr;
     const axle_status s = iface_.host_alloc(iface_.self, nbytes, &ptr);
     if (s == AXLE_ERROR_OUT_OF_MEMORY || (s == AXLE_OK && ptr == nullptr && nbytes))
-      throw OutOfMemoryError(detail::concat(type_.name(), ": out of pinned host memory allocating ", nbytes, " bytes",
-                                            last_error()));
+      throw OutOfMemoryError(
+          detail::concat(type_.name(), ": out of pinned host memory allocating ", nbytes, " bytes", last_error()));
     check(s, "host_alloc");
     return ptr;
   }
@@ -145,8 +145,8 @@ class PluginRuntime final : public DeviceRuntime {
                               ? iface_.allocate_on_stream(iface_.self, index, nbytes, stream, &ptr)
                               : iface_.allocate(iface_.self, index, nbytes, &ptr);
     if (s == AXLE_ERROR_OUT_OF_MEMORY || (s == AXLE_OK && ptr == nullptr))
-      throw OutOfMemoryError(detail::concat(type_.name(), ":", index, ": out of memory allocating ", nbytes,
-                                            " bytes", last_error()));
+      throw OutOfMemoryError(
+          detail::concat(type_.name(), ":", index, ": out of memory allocating ", nbytes, " bytes", last_error()));
     check(s, "allocate");
     return ptr;
   }
@@ -172,7 +172,9 @@ class PluginRuntime final : public DeviceRuntime {
     check(iface_.stream_create(iface_.self, index, &s), "stream_create");
     return s;
   }
-  void stream_destroy(int index, void* s) override { check(iface_.stream_destroy(iface_.self, index, s), "stream_destroy"); }
+  void stream_destroy(int index, void* s) override {
+    check(iface_.stream_destroy(iface_.self, index, s), "stream_destroy");
+  }
   void stream_synchronize(int index, void* s) override {
     check(iface_.stream_synchronize(iface_.self, index, s), "stream_synchronize");
   }
@@ -181,7 +183,9 @@ class PluginRuntime final : public DeviceRuntime {
     check(iface_.event_create(iface_.self, index, &e), "event_create");
     return e;
   }
-  void event_destroy(int index, void* e) override { check(iface_.event_destroy(iface_.self, index, e), "event_destroy"); }
+  void event_destroy(int index, void* e) override {
+    check(iface_.event_destroy(iface_.self, index, e), "event_destroy");
+  }
   void event_record(int index, void* e, void* s) override {
     check(iface_.event_record(iface_.self, index, e, s), "event_record");
   }
@@ -207,8 +211,8 @@ class PluginRuntime final : public DeviceRuntime {
   void check(axle_status s, const char* what) const {
     if (s == AXLE_OK) return;
     throw_status(s == AXLE_DECLINED ? AXLE_ERROR_DEVICE : s,
-                 detail::concat(type_.name(), " device runtime (plugin '", plugin_, "'): ", what, " failed with status ",
-                                s, last_error()));
+                 detail::concat(type_.name(), " device runtime (plugin '", plugin_, "'): ", what,
+                                " failed with status ", s, last_error()));
   }
 
   axle_device_interface iface_;

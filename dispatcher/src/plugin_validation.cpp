@@ -18,8 +18,8 @@ std::string abi_incompatibility(int plugin_major, int plugin_minor, int core_maj
     return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " does not match the core's major ",
                           core_major, " (core ABI ", core_major, ".", core_minor, ")");
   if (plugin_minor > core_minor)
-    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " is newer than the core's ", core_major,
-                          ".", core_minor, "; upgrade axle");
+    return detail::concat("plugin ABI ", plugin_major, ".", plugin_minor, " is newer than the core's ", core_major, ".",
+                          core_minor, "; upgrade axle");
   return {};  // same major, older or equal minor: fields are append-only
 }
 
@@ -27,7 +27,8 @@ namespace {
 
 bool valid_plugin_name(std::string_view n) {
   if (n.empty() || n.size() > 64) return false;
-  return std::all_of(n.begin(), n.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  return std::all_of(n.begin(), n.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
 // backends.allow / backends.deny: shell globs on plugin names. Why the plugin

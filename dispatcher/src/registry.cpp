@@ -1,7 +1,7 @@
 // The operator registry and the publication of dispatch tables
 // (see Note [Dispatch resolution] in registry.h).
-#include "observe.h"
 #include "registry.h"
+#include "observe.h"
 
 #include <algorithm>
 
@@ -131,14 +131,16 @@ Slot Registry::build_slot(const OpEntry& op, DeviceType type) const {
       slot.chain.push_back(std::move(c));
     }
   };
-  append(kernels_, [&](const KernelRecord& k) { return k.op == op.kernel_entry->name; }, false);
+  append(
+      kernels_, [&](const KernelRecord& k) { return k.op == op.kernel_entry->name; }, false);
   if (op.decl.composite) {
     Candidate c;
     c.kind = CandidateKind::Composite;
     c.provenance = "composite in dispatcher (" + op.name + ")";
     slot.chain.push_back(std::move(c));
   }
-  append(fallbacks_, [](const KernelRecord&) { return true; }, true);
+  append(
+      fallbacks_, [](const KernelRecord&) { return true; }, true);
   if (!type.is_host()) {
     Candidate c;
     c.kind = CandidateKind::HostFallback;

@@ -17,8 +17,8 @@
 // kept alive (plugins are never unloaded, so they are few).
 #pragma once
 
-#include <axle/device_runtime.h>
 #include <axle/config.h>
+#include <axle/device_runtime.h>
 #include <axle/dispatcher.h>
 #include <axle/plugin/axle_plugin.h>
 
@@ -38,8 +38,8 @@ class OpEntry {
  public:
   FunctionSchema schema;
   OpDecl decl;
-  std::string name;      // schema.full_name()
-  size_t index = 0;      // row in the table
+  std::string name;                    // schema.full_name()
+  size_t index = 0;                    // row in the table
   const OpEntry* kernel_entry = this;  // whose kernels serve this op
   bool data_dependent = false;
   bool builtin = true;

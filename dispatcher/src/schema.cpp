@@ -8,8 +8,8 @@
 namespace axle {
 
 std::string ArgType::str() const {
-  static const char* kNames[] = {"Tensor", "Tensor[]", "int", "int[]", "float", "bool", "Scalar", "ScalarType",
-                                 "str", "Device", "Layout", "MemoryFormat", "Generator"};
+  static const char* kNames[] = {"Tensor",     "Tensor[]", "int",    "int[]",  "float",        "bool",     "Scalar",
+                                 "ScalarType", "str",      "Device", "Layout", "MemoryFormat", "Generator"};
   if (optional_elements) return std::string("Tensor?[]") + (optional ? "?" : "");
   return std::string(kNames[static_cast<int>(kind)]) + (optional ? "?" : "");
 }
@@ -71,7 +71,6 @@ class Parser {
   }
 
  private:
-
   // Parses `item (, item)*` up to (not including) a closing ')'; empty allowed.
   template <typename F>
   void comma_list(F&& item) {
@@ -111,11 +110,18 @@ class Parser {
   ArgType type() {
     const size_t at = pos_;
     const std::string base = ident("a type");
-    static const std::pair<const char*, ArgKind> kTypes[] = {
-        {"Tensor", ArgKind::Tensor}, {"int", ArgKind::Int},         {"SymInt", ArgKind::Int},
-        {"float", ArgKind::Float},   {"bool", ArgKind::Bool},       {"Scalar", ArgKind::Scalar},
-        {"ScalarType", ArgKind::ScalarType}, {"str", ArgKind::Str}, {"Device", ArgKind::Device},
-        {"Layout", ArgKind::Layout}, {"MemoryFormat", ArgKind::MemoryFormat}, {"Generator", ArgKind::Generator}};
+    static const std::pair<const char*, ArgKind> kTypes[] = {{"Tensor", ArgKind::Tensor},
+                                                             {"int", ArgKind::Int},
+                                                             {"SymInt", ArgKind::Int},
+                                                             {"float", ArgKind::Float},
+                                                             {"bool", ArgKind::Bool},
+                                                             {"Scalar", ArgKind::Scalar},
+                                                             {"ScalarType", ArgKind::ScalarType},
+                                                             {"str", ArgKind::Str},
+                                                             {"Device", ArgKind::Device},
+                                                             {"Layout", ArgKind::Layout},
+                                                             {"MemoryFormat", ArgKind::MemoryFormat},
+                                                             {"Generator", ArgKind::Generator}};
     ArgType t;
     bool found = false;
     for (auto& [n, k] : kTypes)
@@ -318,8 +324,8 @@ int FunctionSchema::find_argument(std::string_view n) const {
 }
 
 void FunctionSchema::complete_arguments(Stack& args) const {
-  AXLE_CHECK(args.size() <= arguments.size(), ValueError, full_name(), "() takes ", arguments.size(),
-             " arguments but ", args.size(), " were given");
+  AXLE_CHECK(args.size() <= arguments.size(), ValueError, full_name(), "() takes ", arguments.size(), " arguments but ",
+             args.size(), " were given");
   for (size_t i = args.size(); i < arguments.size(); ++i) {
     AXLE_CHECK(arguments[i].default_value.has_value(), ValueError, full_name(), "() missing required argument '",
                arguments[i].name, "' (position ", i, ")");

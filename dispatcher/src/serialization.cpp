@@ -22,7 +22,7 @@ struct DTypeCode {
 };
 constexpr DTypeCode kCodes[] = {
     {kFloat32, "F32", "<f4"}, {kFloat64, "F64", "<f8"}, {kFloat16, "F16", "<f2"}, {kBFloat16, "BF16", nullptr},
-    {kInt8, "I8", "|i1"},     {kUInt8, "U8", "|u1"},    {kInt16, "I16", "<i2"},  {kInt32, "I32", "<i4"},
+    {kInt8, "I8", "|i1"},     {kUInt8, "U8", "|u1"},    {kInt16, "I16", "<i2"},   {kInt32, "I32", "<i4"},
     {kInt64, "I64", "<i8"},   {kBool, "BOOL", "|b1"},
 };
 
@@ -70,7 +70,8 @@ void save_safetensors(const std::map<std::string, Tensor>& tensors, const std::s
 
 std::map<std::string, Tensor> load_safetensors(const std::string& path, std::map<std::string, std::string>* metadata) {
   const std::string bytes = read_file(path);
-  AXLE_CHECK(bytes.size() >= 8, ValueError, "'", path, "' is not a safetensors file: shorter than its 8-byte header size");
+  AXLE_CHECK(bytes.size() >= 8, ValueError, "'", path,
+             "' is not a safetensors file: shorter than its 8-byte header size");
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
   AXLE_CHECK(n <= bytes.size() - 8, ValueError, "'", path, "': header size ", n, " exceeds the file size ",
@@ -131,8 +132,10 @@ void save_npy(const Tensor& tensor, const std::string& path) {
   AXLE_CHECK(descr != nullptr, DTypeError, "save_npy(): numpy has no ", dtype_name(h.dtype()), " dtype");
   std::string shape = "(";
   for (int64_t s : h.sizes()) shape += std::to_string(s) + ", ";
-  if (h.dim() > 1) shape.erase(shape.size() - 2);
-  else if (h.dim() == 1) shape.erase(shape.size() - 1);
+  if (h.dim() > 1)
+    shape.erase(shape.size() - 2);
+  else if (h.dim() == 1)
+    shape.erase(shape.size() - 1);
   shape += ")";
   std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64 != 0) header.push_back(' ');

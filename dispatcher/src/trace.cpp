@@ -8,13 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 namespace axle {
 namespace detail {
@@ -56,7 +56,8 @@ void add_tensor(std::vector<TraceTensor>& out, const Tensor& t) {
 std::vector<TraceTensor> tensors_of(const Stack& s) {
   std::vector<TraceTensor> out;
   for (const Value& v : s) {
-    if (v.is_tensor()) add_tensor(out, v.tensor());
+    if (v.is_tensor())
+      add_tensor(out, v.tensor());
     else if (v.tag() == Value::Tag::TensorList)
       for (const Tensor& t : v.tensors()) add_tensor(out, t);
   }
@@ -245,8 +246,10 @@ std::string format_trace_event(const TraceEvent& e) {
   if (!e.provenance.empty()) by += " (" + e.provenance + ")";
   char time[32];
   const double ns = static_cast<double>(e.duration_ns);
-  if (ns < 1e6) std::snprintf(time, sizeof time, "%.1f us", ns / 1e3);
-  else std::snprintf(time, sizeof time, "%.1f ms", ns / 1e6);
+  if (ns < 1e6)
+    std::snprintf(time, sizeof time, "%.1f us", ns / 1e3);
+  else
+    std::snprintf(time, sizeof time, "%.1f ms", ns / 1e6);
   std::string line = std::string(static_cast<size_t>(e.depth) * 2, ' ') + e.op + " on " +
                      (e.device.empty() ? "?" : e.device) + " ran " + by + " in " + time + ": " +
                      tensors_text(e.inputs) + " -> " + tensors_text(e.outputs);
@@ -265,13 +268,20 @@ std::string chrome_trace_json(const std::vector<TraceEvent>& events) {
   const int pid = static_cast<int>(getpid());
   auto tensors = [](const std::vector<TraceTensor>& ts) {
     json a = json::array();
-    for (const auto& t : ts) a.push_back({{"dtype", t.dtype}, {"sizes", std::vector<int64_t>(t.sizes)}, {"device", t.device}});
+    for (const auto& t : ts)
+      a.push_back({{"dtype", t.dtype}, {"sizes", std::vector<int64_t>(t.sizes)}, {"device", t.device}});
     return a;
   };
   for (const auto& e : events) {
-    json args = {{"device", e.device},     {"kind", e.kind},         {"plugin", e.plugin},
-                 {"provenance", e.provenance}, {"declined", e.declined}, {"host_fallback", e.fell_back},
-                 {"inputs", tensors(e.inputs)}, {"outputs", tensors(e.outputs)}, {"depth", e.depth}};
+    json args = {{"device", e.device},
+                 {"kind", e.kind},
+                 {"plugin", e.plugin},
+                 {"provenance", e.provenance},
+                 {"declined", e.declined},
+                 {"host_fallback", e.fell_back},
+                 {"inputs", tensors(e.inputs)},
+                 {"outputs", tensors(e.outputs)},
+                 {"depth", e.depth}};
     if (!e.error.empty()) args["error"] = e.error;
     list.push_back({{"name", e.op},
                     {"cat", e.kind},

@@ -72,7 +72,7 @@ const Generator& Value::generator() const {
 }
 
 std::string Value::type_name() const {
-  static const char* kNames[] = {"None", "Tensor", "Tensor[]", "int",    "int[]",    "float",
+  static const char* kNames[] = {"None", "Tensor", "Tensor[]",   "int",    "int[]",    "float",
                                  "bool", "str",    "ScalarType", "Device", "Generator"};
   return kNames[static_cast<size_t>(tag())];
 }
@@ -108,8 +108,10 @@ namespace {
 template <size_t Size, size_t... Larger>
 void* take(size_t bytes) {
   if (bytes > Size) {
-    if constexpr (sizeof...(Larger) > 0) return take<Larger...>(bytes);
-    else return ::operator new(bytes);
+    if constexpr (sizeof...(Larger) > 0)
+      return take<Larger...>(bytes);
+    else
+      return ::operator new(bytes);
   }
   if (void* p = FreeList<Size>::pop()) return p;
   return ::operator new(Size);
@@ -117,8 +119,10 @@ void* take(size_t bytes) {
 template <size_t Size, size_t... Larger>
 void give(void* p, size_t bytes) noexcept {
   if (bytes > Size) {
-    if constexpr (sizeof...(Larger) > 0) give<Larger...>(p, bytes);
-    else ::operator delete(p);
+    if constexpr (sizeof...(Larger) > 0)
+      give<Larger...>(p, bytes);
+    else
+      ::operator delete(p);
   } else if (!FreeList<Size>::push(p)) {
     ::operator delete(p);
   }

@@ -50,7 +50,9 @@ axle_status count(void*, int32_t* n) {
   *n = 1;
   return AXLE_OK;
 }
-axle_status check(int32_t index) { return index == 0 ? AXLE_OK : error(AXLE_ERROR_DEVICE, "sim has one device, sim:0"); }
+axle_status check(int32_t index) {
+  return index == 0 ? AXLE_OK : error(AXLE_ERROR_DEVICE, "sim has one device, sim:0");
+}
 axle_status properties(void*, int32_t index, axle_device_properties* p) {
   if (axle_status s = check(index)) return s;
   std::snprintf(p->name, sizeof p->name, "simulated accelerator");
@@ -114,12 +116,31 @@ axle_status stats(void*, int32_t index, axle_allocator_stats* s) {
 const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
 
 const axle_device_interface kSim = {
-    sizeof(axle_device_interface), "sim", nullptr, &count, &properties, &allocate, &deallocate, &copy, &ok,
-    &stream_create, &ok_stream, &ok_stream, &event_create, &ok_event, &event_record, &ok_event, &wait_event,
-    &stats, &ok, &last_error,
-    nullptr, nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
-    nullptr, nullptr,  // plain allocate (ABI 1.2 allocate_on_stream / record_stream unset)
-    nullptr,           // one device: no peer copies (ABI 1.3 copy_peer)
+    sizeof(axle_device_interface),
+    "sim",
+    nullptr,
+    &count,
+    &properties,
+    &allocate,
+    &deallocate,
+    &copy,
+    &ok,
+    &stream_create,
+    &ok_stream,
+    &ok_stream,
+    &event_create,
+    &ok_event,
+    &event_record,
+    &ok_event,
+    &wait_event,
+    &stats,
+    &ok,
+    &last_error,
+    nullptr,
+    nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
+    nullptr,
+    nullptr,  // plain allocate (ABI 1.2 allocate_on_stream / record_stream unset)
+    nullptr,  // one device: no peer copies (ABI 1.3 copy_peer)
 };
 
 // ---- kernels: views translated to host memory, then the SDK's helpers.
@@ -142,8 +163,10 @@ axle_status fill(void*, const axle_kernel_call* c) {
   const int64_t i = arg_int(c, 1);
   const bool is_float = arg_scalar_is_floating(c, 1);
   for_each_element<1>(out.ndim, out.sizes, {&out}, [&](char** p) {
-    if (is_float) store_from<double>(p[0], out.dtype, v);
-    else store_from<int64_t>(p[0], out.dtype, i);
+    if (is_float)
+      store_from<double>(p[0], out.dtype, v);
+    else
+      store_from<int64_t>(p[0], out.dtype, i);
   });
   return AXLE_OK;
 }
@@ -156,8 +179,10 @@ axle_status elementwise2(const axle_kernel_call* c, F f) {
     return AXLE_DECLINED;  // mixed dtypes: the host fallback promotes them
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
     return AXLE_ERROR_DEVICE;
-  if (out.dtype == AXLE_DTYPE_FLOAT32) map_elements<double, 2>(out, {&a, &b}, f);
-  else map_elements<int64_t, 2>(out, {&a, &b}, f);
+  if (out.dtype == AXLE_DTYPE_FLOAT32)
+    map_elements<double, 2>(out, {&a, &b}, f);
+  else
+    map_elements<int64_t, 2>(out, {&a, &b}, f);
   return AXLE_OK;
 }
 axle_status add(void*, const axle_kernel_call* c) {
@@ -206,17 +231,21 @@ axle_status sum(void*, const axle_kernel_call* c) {
   double acc = 0;
   int64_t iacc = 0;
   for_each_element<1>(in.ndim, in.sizes, {&in}, [&](char** p) {
-    if (in.dtype == AXLE_DTYPE_FLOAT32) acc += load_as<double>(p[0], in.dtype);
-    else iacc += load_as<int64_t>(p[0], in.dtype);
+    if (in.dtype == AXLE_DTYPE_FLOAT32)
+      acc += load_as<double>(p[0], in.dtype);
+    else
+      iacc += load_as<int64_t>(p[0], in.dtype);
   });
-  if (in.dtype == AXLE_DTYPE_FLOAT32) store_from<double>(out.data, out.dtype, acc);
-  else store_from<int64_t>(out.data, out.dtype, iacc);
+  if (in.dtype == AXLE_DTYPE_FLOAT32)
+    store_from<double>(out.data, out.dtype, acc);
+  else
+    store_from<int64_t>(out.data, out.dtype, iacc);
   return AXLE_OK;
 }
 
 const KernelEntry kKernels[] = {
-    {"fill_.Scalar", &fill, AXLE_HERE}, {"add.Tensor", &add, AXLE_HERE},        {"mul.Tensor", &mul, AXLE_HERE},
-    {"relu", &relu, AXLE_HERE},         {"matmul", &matmul, AXLE_HERE},         {"sum.dim_IntList", &sum, AXLE_HERE},
+    {"fill_.Scalar", &fill, AXLE_HERE}, {"add.Tensor", &add, AXLE_HERE}, {"mul.Tensor", &mul, AXLE_HERE},
+    {"relu", &relu, AXLE_HERE},         {"matmul", &matmul, AXLE_HERE},  {"sum.dim_IntList", &sum, AXLE_HERE},
 };
 const char* const kTypes[] = {"sim"};
 

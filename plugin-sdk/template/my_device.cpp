@@ -49,10 +49,10 @@ axle_status empty_cache(void*, int32_t) { return unimplemented("empty_cache"); }
 const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
 
 const axle_device_interface kDevice = {
-    sizeof(axle_device_interface), "my_device", nullptr, &device_count, &get_properties, &allocate, &deallocate,
-    &copy, &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
-    &event_record, &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error,
-    nullptr, nullptr,  // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
+    sizeof(axle_device_interface), "my_device", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
+    &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy, &event_record,
+    &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error, nullptr,
+    nullptr,           // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
     nullptr, nullptr,  // ABI 1.2 allocate_on_stream / record_stream: a stream-ordered caching allocator
                        // (axle/plugin/caching_allocator.hpp implements the contract)
     nullptr,           // ABI 1.3 copy_peer: copies between two of its devices without the host
@@ -78,7 +78,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "my_device", "0.1.0", kDeviceTypes, 1, 10,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "my_device",
+    "0.1.0",
+    kDeviceTypes,
+    1,
+    10,
     &register_plugin,
 };
 

@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
                     ",\n  \"abi_major\": " + std::to_string(d->abi_major) +
                     ",\n  \"abi_minor\": " + std::to_string(d->abi_minor) + ",\n  \"device_types\": [";
   for (int i = 0; i < d->num_device_types; ++i) out += (i ? ", " : "") + quote(d->device_types[i]);
-  out += "],\n  \"rank\": " + std::to_string(d->default_rank) +
-         ",\n  \"library\": " + quote(lib.filename().c_str()) + "\n}\n";
+  out += "],\n  \"rank\": " + std::to_string(d->default_rank) + ",\n  \"library\": " + quote(lib.filename().c_str()) +
+         "\n}\n";
   std::ofstream f(argv[2]);
   f << out;
   return f.good() ? 0 : fail(std::string("cannot write ") + argv[2]);

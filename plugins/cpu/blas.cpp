@@ -12,7 +12,6 @@ namespace {
 using plugin::arg_double;
 using plugin::arg_tensor;
 
-
 // Matrix dims (the last two) must be really strided: an expanded row or column
 // cannot be described to oneDNN.
 bool matrix_ok(const Shape& s) {
@@ -47,7 +46,8 @@ axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha)
       return declined("dtype or rank oneDNN lacks");
     dnnl::primitive_attr attr = default_attr();
     if (alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(alpha)});
-    const dnnl::matmul::desc d = bias_in ? dnnl::matmul::desc(amd, bmd, biasmd, dmd) : dnnl::matmul::desc(amd, bmd, dmd);
+    const dnnl::matmul::desc d =
+        bias_in ? dnnl::matmul::desc(amd, bmd, biasmd, dmd) : dnnl::matmul::desc(amd, bmd, dmd);
     const dnnl::matmul::primitive_desc pd(d, attr, engine());
     std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
     std::vector<dnnl::memory::desc> mds = {amd, bmd, dmd};
@@ -107,11 +107,8 @@ axle_status addmm(void*, const axle_kernel_call* c) {
 }
 
 const KernelEntry kKernels[] = {
-    {"mm", &mm, AXLE_HERE},
-    {"bmm", &mm, AXLE_HERE},
-    {"matmul", &matmul, AXLE_HERE},
-    {"addmm", &addmm, AXLE_HERE},
-    {"baddbmm", &addmm, AXLE_HERE},
+    {"mm", &mm, AXLE_HERE},       {"bmm", &mm, AXLE_HERE},        {"matmul", &matmul, AXLE_HERE},
+    {"addmm", &addmm, AXLE_HERE}, {"baddbmm", &addmm, AXLE_HERE},
 };
 
 }  // namespace

@@ -76,10 +76,9 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     const bool has_bias = !arg_is_none(c, 2) && arg_tensor(c, 2).ndim >= 0 && arg_tensor(c, 2).data;
     const bool transposed = arg_bool(c, 6);
     const int64_t groups = arg_int(c, 8), spatial = src.ndim() - 2;
-    if (!is_f32_or_bf16(src.dtype) || wei.dtype != src.dtype ||
-        dst.dtype != src.dtype || spatial < 1 || spatial > 3 || wei.ndim() != src.ndim() || src.numel() == 0 ||
-        dst.numel() == 0 || wei.numel() == 0 || src.has_zero_stride() || wei.has_zero_stride() ||
-        dst.has_zero_stride() || groups < 1)
+    if (!is_f32_or_bf16(src.dtype) || wei.dtype != src.dtype || dst.dtype != src.dtype || spatial < 1 || spatial > 3 ||
+        wei.ndim() != src.ndim() || src.numel() == 0 || dst.numel() == 0 || wei.numel() == 0 || src.has_zero_stride() ||
+        wei.has_zero_stride() || dst.has_zero_stride() || groups < 1)
       return AXLE_DECLINED;
     Shape bias;
     if (has_bias) {
@@ -182,9 +181,8 @@ axle_status convolution(void*, const axle_kernel_call* c) {
 axle_status pool(const axle_kernel_call* c, bool max) {
   Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
   const bool ceil_mode = arg_bool(c, max ? 5 : 4);
-  if (ceil_mode || (!max && !arg_is_none(c, 6)) || src.numel() == 0 || dst.numel() == 0 ||
-      !is_f32_or_bf16(src.dtype) || dst.dtype != src.dtype ||
-      src.has_zero_stride())
+  if (ceil_mode || (!max && !arg_is_none(c, 6)) || src.numel() == 0 || dst.numel() == 0 || !is_f32_or_bf16(src.dtype) ||
+      dst.dtype != src.dtype || src.has_zero_stride())
     return AXLE_DECLINED;
   if (src.ndim() == 3) {  // unbatched
     src.pad_front(4);
@@ -200,9 +198,9 @@ axle_status pool(const axle_kernel_call* c, bool max) {
     if (r < 0) return AXLE_DECLINED;
     k.push_back(kk), s.push_back(ss), dil.push_back(dd - 1), pl.push_back(pp), pr.push_back(r);
   }
-  const auto alg = max ? dnnl::algorithm::pooling_max
-                       : arg_bool(c, 5) ? dnnl::algorithm::pooling_avg_include_padding
-                                        : dnnl::algorithm::pooling_avg_exclude_padding;
+  const auto alg = max              ? dnnl::algorithm::pooling_max
+                   : arg_bool(c, 5) ? dnnl::algorithm::pooling_avg_include_padding
+                                    : dnnl::algorithm::pooling_avg_exclude_padding;
   Key key("pool");
   key.add(static_cast<int64_t>(alg)).add(src).add(dst);
   for (auto v : {k, s, dil, pl, pr})

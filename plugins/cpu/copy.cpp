@@ -16,9 +16,7 @@ namespace {
 
 using plugin::arg_tensor;
 
-bool is_float(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16 || d == AXLE_DTYPE_FLOAT16;
-}
+bool is_float(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_BFLOAT16 || d == AXLE_DTYPE_FLOAT16; }
 
 // A conversion oneDNN's reorder performs exactly as PyTorch does.
 bool reorder_converts_like_torch(axle_dtype from, axle_dtype to) {
@@ -54,8 +52,7 @@ axle_status copy(void*, const axle_kernel_call* c) {
       dnnl::memory::desc smd, dmd;
       if (!describe(src, &smd) || !describe(dst, &dmd)) return declined("dtype or rank oneDNN lacks");
       const dnnl::reorder::primitive_desc pd(engine(), smd, engine(), dmd, default_attr());
-      return make_primitive<dnnl::reorder::primitive_desc, dnnl::reorder>(pd, {DNNL_ARG_FROM, DNNL_ARG_TO},
-                                                                          {smd, dmd});
+      return make_primitive<dnnl::reorder::primitive_desc, dnnl::reorder>(pd, {DNNL_ARG_FROM, DNNL_ARG_TO}, {smd, dmd});
     });
     if (!p->declined.empty()) return AXLE_DECLINED;
     execute(*p, {src.data, dst.data});
@@ -70,8 +67,7 @@ axle_status cat(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const axle_value& list = c->args[0];
     Shape dst = Shape::of(c->outputs[0]);
-    if (dst.numel() < dnnl_min_elements() || dst.numel() == 0 || dst.ndim() == 0 ||
-        !is_f32_or_bf16(dst.dtype))
+    if (dst.numel() < dnnl_min_elements() || dst.numel() == 0 || dst.ndim() == 0 || !is_f32_or_bf16(dst.dtype))
       return AXLE_DECLINED;
     int64_t dim = plugin::arg_int(c, 1);
     if (dim < 0) dim += dst.ndim();

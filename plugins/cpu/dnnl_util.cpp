@@ -235,7 +235,8 @@ thread_local int t_next_arg_set = 0;
 template <typename Data>
 void build_args(ArgMap& args, const Primitive& p, const Data& data) {
   args.clear();
-  for (size_t i = 0; i < p.arg_ids.size(); ++i) args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data(i)));
+  for (size_t i = 0; i < p.arg_ids.size(); ++i)
+    args.emplace(p.arg_ids[i], dnnl::memory(p.arg_mds[i], engine(), data(i)));
 }
 }  // namespace
 

@@ -69,10 +69,10 @@ struct Primitive {
   std::vector<int> arg_ids;                 // DNNL_ARG_* in the order pointers are passed
   std::vector<dnnl::memory::desc> arg_mds;  // matching memory descriptors
   size_t scratchpad_bytes = 0;
-  uint64_t id = 0;       // unique per primitive made (never reused, unlike its address)
+  uint64_t id = 0;          // unique per primitive made (never reused, unlike its address)
   bool plain_args = false;  // no argument has a zero-padded area (see execute)
-  std::string impl;      // oneDNN's implementation name
-  std::string declined;  // non-empty: why this key is declined
+  std::string impl;         // oneDNN's implementation name
+  std::string declined;     // non-empty: why this key is declined
 };
 
 // Builds a cache key from raw values.

@@ -13,7 +13,6 @@ using plugin::arg_int;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
 
-
 // An optional float32 1-D contiguous parameter of `n` elements (weight, bias...):
 // returns false when present but unusable; *data is null when absent.
 bool param(const axle_kernel_call* c, int i, int64_t n, void** data) {

@@ -25,8 +25,8 @@ axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   configure(r->host);
   axle_status (*const families[])(const axle_registrar*) = {
-      &register_blas,   &register_nn,   &register_pointwise_unary, &register_pointwise_binary, &register_conv_pool,
-      &register_copy,   &register_reduction,
+      &register_blas,      &register_nn,   &register_pointwise_unary, &register_pointwise_binary,
+      &register_conv_pool, &register_copy, &register_reduction,
   };
   for (auto family : families)
     if (axle_status s = family(r)) return s;
@@ -34,7 +34,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "cpu", "0.1.0", kDeviceTypes, 1, 50,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "cpu",
+    "0.1.0",
+    kDeviceTypes,
+    1,
+    50,
     &register_plugin,
 };
 

@@ -33,18 +33,22 @@ inline float apply(float a, float b, float alpha) {
 
 // out[i] = a[i * SA] op b[i * SB] for i < n; SA, SB in {0, 1}.
 template <Op O, int SA, int SB>
-__attribute__((target_clones("avx2", "default"))) void loop(float* __restrict out, const float* a,
-                                                                          const float* b, int64_t n, float alpha) {
+__attribute__((target_clones("avx2", "default"))) void loop(float* __restrict out, const float* a, const float* b,
+                                                            int64_t n, float alpha) {
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) out[i] = apply<O>(a[i * SA], b[i * SB], alpha);
 }
 
 template <Op O>
 void run_block(float* out, const float* a, int sa, const float* b, int sb, int64_t n, float alpha) {
-  if (sa && sb) loop<O, 1, 1>(out, a, b, n, alpha);
-  else if (sa) loop<O, 1, 0>(out, a, b, n, alpha);
-  else if (sb) loop<O, 0, 1>(out, a, b, n, alpha);
-  else loop<O, 0, 0>(out, a, b, n, alpha);
+  if (sa && sb)
+    loop<O, 1, 1>(out, a, b, n, alpha);
+  else if (sa)
+    loop<O, 1, 0>(out, a, b, n, alpha);
+  else if (sb)
+    loop<O, 0, 1>(out, a, b, n, alpha);
+  else
+    loop<O, 0, 0>(out, a, b, n, alpha);
 }
 
 // How an input maps onto the contiguous output.
@@ -139,8 +143,8 @@ axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
     if (!describe(a, &amd) || !describe(b, &bmd) || !describe(dst, &dmd)) return declined("dtype or rank");
     const dnnl::binary::desc d(alg, amd, bmd, dmd);
     const dnnl::binary::primitive_desc pd(d, default_attr(), engine());
-    return make_primitive<dnnl::binary::primitive_desc, dnnl::binary>(pd, {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST},
-                                                                      {amd, bmd, dmd});
+    return make_primitive<dnnl::binary::primitive_desc, dnnl::binary>(
+        pd, {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST}, {amd, bmd, dmd});
   });
   if (!p->declined.empty()) return AXLE_DECLINED;
   execute(*p, {a.data, b.data, dst.data});

@@ -22,8 +22,7 @@ axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha,
   const int64_t n = plugin::numel(c->outputs[0]);
   if (n < dnnl_min_elements() || n == 0) return AXLE_DECLINED;
   const Shape in = Shape::of(arg_tensor(c, 0)), out = Shape::of(c->outputs[0]);
-  if (in.numel() != n || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) || !in.same_layout(out) ||
-      !in.is_dense())
+  if (in.numel() != n || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) || !in.same_layout(out) || !in.is_dense())
     return AXLE_DECLINED;
   Shape flat;
   flat.dims = {n};
@@ -68,9 +67,8 @@ axle_status relu6(void*, const axle_kernel_call* c) {
 }
 // leaky_relu(self, negative_slope=0.01)
 axle_status leaky_relu(void*, const axle_kernel_call* c) {
-  return guarded(c, [&] {
-    return eltwise(c, dnnl::algorithm::eltwise_relu, static_cast<float>(arg_double(c, 1)), 0.f);
-  });
+  return guarded(c,
+                 [&] { return eltwise(c, dnnl::algorithm::eltwise_relu, static_cast<float>(arg_double(c, 1)), 0.f); });
 }
 // hardtanh(self, min_val=-1, max_val=1)
 axle_status hardtanh(void*, const axle_kernel_call* c) {

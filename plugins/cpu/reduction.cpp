@@ -19,9 +19,12 @@ bool reduced_dims(const axle_kernel_call* c, int i, int64_t ndim, std::vector<bo
     return true;
   }
   std::vector<int64_t> dims;
-  if (v.tag == AXLE_VALUE_INT_LIST) dims.assign(v.u.ints.items, v.u.ints.items + v.u.ints.count);
-  else if (v.tag == AXLE_VALUE_INT) dims.push_back(v.u.i);
-  else return false;
+  if (v.tag == AXLE_VALUE_INT_LIST)
+    dims.assign(v.u.ints.items, v.u.ints.items + v.u.ints.count);
+  else if (v.tag == AXLE_VALUE_INT)
+    dims.push_back(v.u.i);
+  else
+    return false;
   for (int64_t d : dims) {
     if (d < 0) d += ndim;
     if (d < 0 || d >= ndim) return false;
@@ -108,12 +111,8 @@ axle_status norm(void*, const axle_kernel_call* c) {
 }
 
 const KernelEntry kKernels[] = {
-    {"sum.dim_IntList", &sum, AXLE_HERE},
-    {"mean.dim", &mean, AXLE_HERE},
-    {"amax", &amax, AXLE_HERE},
-    {"amin", &amin, AXLE_HERE},
-    {"prod.dim_int", &prod, AXLE_HERE},
-    {"norm.ScalarOpt_dim", &norm, AXLE_HERE},
+    {"sum.dim_IntList", &sum, AXLE_HERE}, {"mean.dim", &mean, AXLE_HERE},     {"amax", &amax, AXLE_HERE},
+    {"amin", &amin, AXLE_HERE},           {"prod.dim_int", &prod, AXLE_HERE}, {"norm.ScalarOpt_dim", &norm, AXLE_HERE},
 };
 
 }  // namespace

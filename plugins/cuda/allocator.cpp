@@ -50,7 +50,8 @@ using DeviceCache = plugin::CachingAllocator<CudaMemory>;
 
 DeviceCache& cache(int device) {
   static std::mutex mutex;
-  static auto* caches = new std::map<int, std::unique_ptr<DeviceCache>>;  // never destroyed: frees at exit race the driver's teardown
+  static auto* caches =
+      new std::map<int, std::unique_ptr<DeviceCache>>;  // never destroyed: frees at exit race the driver's teardown
   std::lock_guard lock(mutex);
   auto& c = (*caches)[device];
   if (!c) c = std::make_unique<DeviceCache>();
@@ -79,9 +80,10 @@ axle_status cached_malloc(int device, size_t nbytes, axle_stream stream, void** 
   size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
   return fail(s,
-              "CUDA out of memory: tried to allocate " + std::to_string(nbytes) + where + "; " + std::to_string(free_b) +
-                  " of " + std::to_string(total_b) + " bytes free, " + std::to_string(c.reserved_bytes()) +
-                  " reserved by axle's cache (" + cudaGetErrorString(t_malloc_error) + ")",
+              "CUDA out of memory: tried to allocate " + std::to_string(nbytes) + where + "; " +
+                  std::to_string(free_b) + " of " + std::to_string(total_b) + " bytes free, " +
+                  std::to_string(c.reserved_bytes()) + " reserved by axle's cache (" +
+                  cudaGetErrorString(t_malloc_error) + ")",
               call);
 }
 
@@ -97,7 +99,8 @@ axle_status cached_free(int device, void* ptr) {
 axle_status cached_record_stream(int device, void* ptr, axle_stream stream) {
   if (cache(device).record_stream(ptr, to_cuda(stream)) == AXLE_OK) return AXLE_OK;
   return fail(AXLE_ERROR_INVALID_ARGUMENT,
-              "cuda:" + std::to_string(device) + ": record_stream of a pointer this allocator did not hand out", nullptr);
+              "cuda:" + std::to_string(device) + ": record_stream of a pointer this allocator did not hand out",
+              nullptr);
 }
 
 void retire_stream(int device, axle_stream stream) {

@@ -11,7 +11,6 @@
 #include <cublas_api.h>
 #include <cublas_v2.h>
 
-
 #include <algorithm>
 #include <map>
 #include <mutex>

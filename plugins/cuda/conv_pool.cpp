@@ -56,7 +56,6 @@ bool list_at(const std::vector<int64_t>& v, size_t i, int* out) {
   return true;
 }
 
-
 // ---------------------------------------------------------------- math policy
 
 // How a convolution of one dtype may compute, from the options of the call.
@@ -67,7 +66,6 @@ struct Policy {
   bool fma_only = false;       // float32 at "highest": no TF32 tensor-core kernels
   bool deterministic = false;  // the "deterministic" option
 };
-
 
 // Float32's math type for the configured matmul precision (read as blas.cpp does).
 // In cuDNN 8 and 9, CUDNN_DEFAULT_MATH lets float32 convolutions use TF32 tensor
@@ -174,7 +172,8 @@ struct ConvShape {
 
 // Reads stride / padding / dilation (and checks output_padding) for the spatial dims.
 bool read_geometry(const axle_kernel_call* c, bool transposed, int spatial, ConvShape* s) {
-  const auto stride = arg_ints(c, 3), padding = arg_ints(c, 4), dilation = arg_ints(c, 5), output_padding = arg_ints(c, 7);
+  const auto stride = arg_ints(c, 3), padding = arg_ints(c, 4), dilation = arg_ints(c, 5),
+             output_padding = arg_ints(c, 7);
   for (int d = 0; d < spatial; ++d) {
     const int k = 2 - spatial + d;  // a 1-d convolution fills W only
     int op = 0;
@@ -249,18 +248,17 @@ axle_status describe(Conv& k, const ConvShape& s) {
   if (axle_status st = set_tensor(k.out, k.policy.data, s.out, c)) return st;
   if (axle_status st = check_cudnn(k.weight.create(), "cudnnCreateFilterDescriptor", c)) return st;
   const cudnnTensorFormat_t format = s.weight_nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
-  if (axle_status st = check_cudnn(cudnnSetFilterNdDescriptor(k.weight.get(), k.policy.data, format, 4,
-                                                              s.weight.sizes),
+  if (axle_status st = check_cudnn(cudnnSetFilterNdDescriptor(k.weight.get(), k.policy.data, format, 4, s.weight.sizes),
                                    "cudnnSetFilterNdDescriptor", c))
     return st;
   if (axle_status st = check_cudnn(k.conv.create(), "cudnnCreateConvolutionDescriptor", c)) return st;
-  if (axle_status st = check_cudnn(cudnnSetConvolution2dDescriptor(k.conv.get(), s.pad[0], s.pad[1], s.stride[0],
-                                                                   s.stride[1], s.dilation[0], s.dilation[1],
-                                                                   CUDNN_CROSS_CORRELATION, k.policy.compute),
-                                   "cudnnSetConvolution2dDescriptor", c))
+  if (axle_status st = check_cudnn(
+          cudnnSetConvolution2dDescriptor(k.conv.get(), s.pad[0], s.pad[1], s.stride[0], s.stride[1], s.dilation[0],
+                                          s.dilation[1], CUDNN_CROSS_CORRELATION, k.policy.compute),
+          "cudnnSetConvolution2dDescriptor", c))
     return st;
-  if (axle_status st = check_cudnn(cudnnSetConvolutionGroupCount(k.conv.get(), s.groups),
-                                   "cudnnSetConvolutionGroupCount", c))
+  if (axle_status st =
+          check_cudnn(cudnnSetConvolutionGroupCount(k.conv.get(), s.groups), "cudnnSetConvolutionGroupCount", c))
     return st;
   return check_cudnn(cudnnSetConvolutionMathType(k.conv.get(), k.policy.math), "cudnnSetConvolutionMathType", c);
 }
@@ -290,16 +288,16 @@ axle_status keep_usable(const Conv& k, const Perf* perf, int n, Size&& size, std
 axle_status forward_algos(const Conv& k, std::vector<Algo>* algos) {
   cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int n = 0;
-  if (axle_status s = check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(k.handle, k.in.get(), k.weight.get(),
-                                                                         k.conv.get(), k.out.get(),
-                                                                         CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
-                                  "cudnnGetConvolutionForwardAlgorithm_v7", k.c))
+  if (axle_status s =
+          check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(k.handle, k.in.get(), k.weight.get(), k.conv.get(),
+                                                             k.out.get(), CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf),
+                      "cudnnGetConvolutionForwardAlgorithm_v7", k.c))
     return s;
   return keep_usable(
       k, perf, n,
       [&](cudnnConvolutionFwdAlgo_t algo, size_t* bytes) {
-        return check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(k.handle, k.in.get(), k.weight.get(),
-                                                                   k.conv.get(), k.out.get(), algo, bytes),
+        return check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(k.handle, k.in.get(), k.weight.get(), k.conv.get(),
+                                                                   k.out.get(), algo, bytes),
                            "cudnnGetConvolutionForwardWorkspaceSize", k.c);
       },
       algos);
@@ -309,8 +307,8 @@ axle_status backward_data_algos(const Conv& k, std::vector<Algo>* algos) {
   cudnnConvolutionBwdDataAlgoPerf_t perf[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
   int n = 0;
   if (axle_status s = check_cudnn(
-          cudnnGetConvolutionBackwardDataAlgorithm_v7(k.handle, k.weight.get(), k.in.get(), k.conv.get(),
-                                                      k.out.get(), CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf),
+          cudnnGetConvolutionBackwardDataAlgorithm_v7(k.handle, k.weight.get(), k.in.get(), k.conv.get(), k.out.get(),
+                                                      CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf),
           "cudnnGetConvolutionBackwardDataAlgorithm_v7", k.c))
     return s;
   return keep_usable(
@@ -327,8 +325,10 @@ axle_status backward_data_algos(const Conv& k, std::vector<Algo>* algos) {
 axle_status candidates(const Conv& k, std::vector<Algo>* algos) {
   if (cached_algos(k.key, algos)) return AXLE_OK;
   const axle_status s = k.transposed ? backward_data_algos(k, algos) : forward_algos(k, algos);
-  if (s == AXLE_DECLINED) algos->clear();
-  else if (s != AXLE_OK) return s;
+  if (s == AXLE_DECLINED)
+    algos->clear();
+  else if (s != AXLE_OK)
+    return s;
   store_algos(k.key, *algos);  // an empty list: declined at once next time
   return AXLE_OK;
 }
@@ -337,12 +337,12 @@ cudnnStatus_t execute(const Conv& k, const Algo& a, void* workspace) {
   const void* one = cudnn_one(k.policy.data);
   const void* zero = cudnn_zero(k.policy.data);  // beta 0: the output is not read
   if (!k.transposed)
-    return cudnnConvolutionForward(k.handle, one, k.in.get(), k.in_data, k.weight.get(), k.weight_data,
-                                   k.conv.get(), static_cast<cudnnConvolutionFwdAlgo_t>(a.algo), workspace,
-                                   a.workspace, zero, k.out.get(), k.out_data);
-  return cudnnConvolutionBackwardData(k.handle, one, k.weight.get(), k.weight_data, k.in.get(), k.in_data,
-                                      k.conv.get(), static_cast<cudnnConvolutionBwdDataAlgo_t>(a.algo), workspace,
-                                      a.workspace, zero, k.out.get(), k.out_data);
+    return cudnnConvolutionForward(k.handle, one, k.in.get(), k.in_data, k.weight.get(), k.weight_data, k.conv.get(),
+                                   static_cast<cudnnConvolutionFwdAlgo_t>(a.algo), workspace, a.workspace, zero,
+                                   k.out.get(), k.out_data);
+  return cudnnConvolutionBackwardData(k.handle, one, k.weight.get(), k.weight_data, k.in.get(), k.in_data, k.conv.get(),
+                                      static_cast<cudnnConvolutionBwdDataAlgo_t>(a.algo), workspace, a.workspace, zero,
+                                      k.out.get(), k.out_data);
 }
 
 // Runs the first candidate whose workspace can be allocated and which cuDNN
@@ -375,8 +375,7 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
 // out += bias over dim 1, with the pointwise kernel, as torch 1.13 adds the
 // bias after cuDNN's convolution (output.add_(bias)): the same rounding for
 // every dtype and layout, and no deprecated cudnnAddTensor.
-axle_status add_bias_pointwise(const axle_kernel_call* c, const axle_tensor_view& bias,
-                                 const axle_tensor_view& out) {
+axle_status add_bias_pointwise(const axle_kernel_call* c, const axle_tensor_view& bias, const axle_tensor_view& out) {
   Indexing ix;
   ix.ndim = out.ndim;
   const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
@@ -389,8 +388,7 @@ axle_status add_bias_pointwise(const axle_kernel_call* c, const axle_tensor_view
   OpScalars alpha;
   alpha.f[0] = 1.0;  // add's alpha
   alpha.i[0] = 1;
-  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha,
-                                   c->stream);
+  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha, c->stream);
   return check(static_cast<cudaError_t>(e), "convolution bias", c);
 }
 
@@ -410,8 +408,7 @@ bool conv_shape(const axle_kernel_call* c, bool transposed, const axle_tensor_vi
   if (!s->out.non_overlapping() || !consistent(*s, transposed) || !weight_layout(*s, &s->weight_nhwc)) return false;
   if (!bias) return true;
   const int64_t channels = out.sizes[1];
-  return bias->ndim == 1 && bias->sizes[0] == channels && bias->strides[0] > 0 &&
-         channels * bias->strides[0] < INT_MAX;
+  return bias->ndim == 1 && bias->sizes[0] == channels && bias->strides[0] > 0 && channels * bias->strides[0] < INT_MAX;
 }
 
 bool same_placement(const axle_tensor_view& a, const axle_tensor_view& out) {
@@ -463,9 +460,8 @@ bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
   const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1};
   for (int d = 0; d < 2; ++d) {
     int dil = 0;
-    if (!list_at(kernel, d, &s->kernel[d]) || !list_at(stride, d, &s->stride[d]) ||
-        !list_at(padding, d, &s->pad[d]) || !list_at(dilation, d, &dil) || dil != 1 || s->kernel[d] < 1 ||
-        s->stride[d] < 1 || 2 * s->pad[d] > s->kernel[d])
+    if (!list_at(kernel, d, &s->kernel[d]) || !list_at(stride, d, &s->stride[d]) || !list_at(padding, d, &s->pad[d]) ||
+        !list_at(dilation, d, &dil) || dil != 1 || s->kernel[d] < 1 || s->stride[d] < 1 || 2 * s->pad[d] > s->kernel[d])
       return false;
   }
   if (!as_nchw(arg_tensor(c, 0), 0, &s->in) || !as_nchw(c->outputs[0], 0, &s->out) || !s->out.non_overlapping())
@@ -481,8 +477,8 @@ bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
 axle_status pool(const axle_kernel_call* c, bool max) {
   const axle_tensor_view &in = arg_tensor(c, 0), &out = c->outputs[0];
   cudnnDataType_t dt;
-  if (arg_bool(c, max ? 5 : 4) || (!max && !arg_is_none(c, 6)) || in.ndim != out.ndim ||
-      !cudnn_dtype(out.dtype, &dt) || !same_placement(in, out))
+  if (arg_bool(c, max ? 5 : 4) || (!max && !arg_is_none(c, 6)) || in.ndim != out.ndim || !cudnn_dtype(out.dtype, &dt) ||
+      !same_placement(in, out))
     return AXLE_DECLINED;
   if (plugin::numel(out) == 0) return AXLE_OK;
   PoolShape s;
@@ -500,14 +496,14 @@ axle_status pool(const axle_kernel_call* c, bool max) {
   if (axle_status st = set_tensor(y, dt, s.out, c)) return st;
   if (axle_status st = check_cudnn(p.create(), "cudnnCreatePoolingDescriptor", c)) return st;
   // torch's max pooling returns NaN for a window holding one; a NaN reaches an average through its sum.
-  if (axle_status st = check_cudnn(cudnnSetPooling2dDescriptor(p.get(), mode, CUDNN_PROPAGATE_NAN, s.kernel[0],
-                                                               s.kernel[1], s.pad[0], s.pad[1], s.stride[0],
-                                                               s.stride[1]),
-                                   "cudnnSetPooling2dDescriptor", c))
+  if (axle_status st =
+          check_cudnn(cudnnSetPooling2dDescriptor(p.get(), mode, CUDNN_PROPAGATE_NAN, s.kernel[0], s.kernel[1],
+                                                  s.pad[0], s.pad[1], s.stride[0], s.stride[1]),
+                      "cudnnSetPooling2dDescriptor", c))
     return st;
-  return check_cudnn(cudnnPoolingForward(h, p.get(), cudnn_one(dt), x.get(), in.data, cudnn_zero(dt), y.get(),
-                                         out.data),
-                     "cudnnPoolingForward", c);
+  return check_cudnn(
+      cudnnPoolingForward(h, p.get(), cudnn_one(dt), x.get(), in.data, cudnn_zero(dt), y.get(), out.data),
+      "cudnnPoolingForward", c);
 }
 
 axle_status max_pool2d(void*, const axle_kernel_call* c) { return pool(c, true); }

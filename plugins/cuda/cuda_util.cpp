@@ -62,7 +62,8 @@ axle_status DeviceGuard::status(const axle_kernel_call* call) const {
 }
 DeviceGuard::~DeviceGuard() {
   int now = -1;
-  if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_ && cudaSetDevice(previous_) != cudaSuccess)
+  if (previous_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != previous_ &&
+      cudaSetDevice(previous_) != cudaSuccess)
     cudaGetLastError();
 }
 

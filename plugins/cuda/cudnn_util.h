@@ -55,20 +55,20 @@ class CudnnDescriptor {
  private:
   T d_ = nullptr;
 };
-using TensorDescriptor = CudnnDescriptor<cudnnTensorDescriptor_t, &cudnnCreateTensorDescriptor,
-                                         &cudnnDestroyTensorDescriptor>;
-using FilterDescriptor = CudnnDescriptor<cudnnFilterDescriptor_t, &cudnnCreateFilterDescriptor,
-                                         &cudnnDestroyFilterDescriptor>;
+using TensorDescriptor =
+    CudnnDescriptor<cudnnTensorDescriptor_t, &cudnnCreateTensorDescriptor, &cudnnDestroyTensorDescriptor>;
+using FilterDescriptor =
+    CudnnDescriptor<cudnnFilterDescriptor_t, &cudnnCreateFilterDescriptor, &cudnnDestroyFilterDescriptor>;
 using ConvolutionDescriptor = CudnnDescriptor<cudnnConvolutionDescriptor_t, &cudnnCreateConvolutionDescriptor,
                                               &cudnnDestroyConvolutionDescriptor>;
-using PoolingDescriptor = CudnnDescriptor<cudnnPoolingDescriptor_t, &cudnnCreatePoolingDescriptor,
-                                          &cudnnDestroyPoolingDescriptor>;
+using PoolingDescriptor =
+    CudnnDescriptor<cudnnPoolingDescriptor_t, &cudnnCreatePoolingDescriptor, &cudnnDestroyPoolingDescriptor>;
 
 // A tensor as a 4-d NCHW shape with element strides, in cuDNN's int range.
 struct Nchw {
   int sizes[4] = {1, 1, 1, 1};
   int strides[4] = {1, 1, 1, 1};
-  bool channels_last() const;  // C is the innermost dim that is not of size 1
+  bool channels_last() const;    // C is the innermost dim that is not of size 1
   bool packed(bool nhwc) const;  // exactly the dense NCHW (NHWC) layout, size-1 dims aside
   bool non_overlapping() const;  // no two elements share memory (a writable output)
 };

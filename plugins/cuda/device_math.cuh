@@ -19,15 +19,21 @@ constexpr int kRowThreads = 256;  // threads per block of the row kernels
 
 template <typename T, typename A>
 __device__ __forceinline__ A load_as(const T* p, int64_t i) {
-  if constexpr (std::is_same_v<T, __half>) return static_cast<A>(__half2float(p[i]));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return static_cast<A>(__bfloat162float(p[i]));
-  else return static_cast<A>(p[i]);
+  if constexpr (std::is_same_v<T, __half>)
+    return static_cast<A>(__half2float(p[i]));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return static_cast<A>(__bfloat162float(p[i]));
+  else
+    return static_cast<A>(p[i]);
 }
 template <typename T, typename A>
 __device__ __forceinline__ void store_as(T* p, int64_t i, A v) {
-  if constexpr (std::is_same_v<T, __half>) p[i] = __float2half_rn(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) p[i] = __float2bfloat16_rn(static_cast<float>(v));
-  else p[i] = static_cast<T>(v);
+  if constexpr (std::is_same_v<T, __half>)
+    p[i] = __float2half_rn(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    p[i] = __float2bfloat16_rn(static_cast<float>(v));
+  else
+    p[i] = static_cast<T>(v);
 }
 
 // max / min that propagate NaN (torch's amax, amin and softmax do).
@@ -42,11 +48,15 @@ AXLE_PLUGIN_HOST_DEVICE __forceinline__ A min_nan(A a, A b) {
 
 struct SumOp {
   template <typename A>
-  __device__ A operator()(A a, A b) const { return a + b; }
+  __device__ A operator()(A a, A b) const {
+    return a + b;
+  }
 };
 struct MaxOp {
   template <typename A>
-  __device__ A operator()(A a, A b) const { return max_nan(a, b); }
+  __device__ A operator()(A a, A b) const {
+    return max_nan(a, b);
+  }
 };
 
 // Block-wide reduction of one value per thread (blockDim.x == kRowThreads);
@@ -92,11 +102,16 @@ using AccType = std::conditional_t<std::is_same_v<In, double> || std::is_same_v<
 // bool testing non-zero. L (loads) is float, double, int64_t, uint64_t or bool.
 template <typename L, typename T>
 __device__ __forceinline__ L convert_elem(T v) {
-  if constexpr (std::is_same_v<T, __half>) return convert_elem<L>(__half2float(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return convert_elem<L>(__bfloat162float(v));
-  else if constexpr (std::is_same_v<L, bool>) return v != T(0);
-  else if constexpr (std::is_floating_point_v<L>) return static_cast<L>(v);
-  else return static_cast<L>(static_cast<int64_t>(v));
+  if constexpr (std::is_same_v<T, __half>)
+    return convert_elem<L>(__half2float(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return convert_elem<L>(__bfloat162float(v));
+  else if constexpr (std::is_same_v<L, bool>)
+    return v != T(0);
+  else if constexpr (std::is_floating_point_v<L>)
+    return static_cast<L>(v);
+  else
+    return static_cast<L>(static_cast<int64_t>(v));
 }
 template <typename L>
 __device__ __forceinline__ L load_dtype(const void* p, int64_t i, axle_dtype dt) {
@@ -117,11 +132,16 @@ __device__ __forceinline__ L load_dtype(const void* p, int64_t i, axle_dtype dt)
 // Stores v (float, double, an integer or bool) as element i of dtype dt.
 template <typename T, typename V>
 __device__ __forceinline__ T convert_out(V v) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(convert_out<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(convert_out<float>(v));
-  else if constexpr (std::is_same_v<T, bool>) return v != V(0);
-  else if constexpr (std::is_floating_point_v<T> && std::is_floating_point_v<V>) return static_cast<T>(v);
-  else return static_cast<T>(static_cast<int64_t>(v));
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(convert_out<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(convert_out<float>(v));
+  else if constexpr (std::is_same_v<T, bool>)
+    return v != V(0);
+  else if constexpr (std::is_floating_point_v<T> && std::is_floating_point_v<V>)
+    return static_cast<T>(v);
+  else
+    return static_cast<T>(static_cast<int64_t>(v));
 }
 template <typename V>
 __device__ __forceinline__ void store_dtype(void* p, int64_t i, axle_dtype dt, V v) {

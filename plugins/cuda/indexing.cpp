@@ -8,8 +8,8 @@
 // memory through it. Everything else is declined.
 #include "allocator.h"
 #include "cuda_util.h"
-#include "kernels.h"
 #include "indexing_kernels.h"
+#include "kernels.h"
 
 #include <algorithm>
 #include <string>
@@ -68,9 +68,9 @@ axle_status index_select(void*, const axle_kernel_call* c) {
   for (int64_t d = dim + 1; d < self.ndim; ++d) inner *= self.sizes[d];
   const int64_t n_idx = plugin::numel(index);
   if (outer * n_idx * inner == 0) return AXLE_OK;
-  const int e = launch_index_select(plugin::dtype_size(self.dtype), self.data, index.data,
-                                    index.dtype == AXLE_DTYPE_INT32, out.data, outer, self.sizes[dim], n_idx, inner,
-                                    c->stream);
+  const int e =
+      launch_index_select(plugin::dtype_size(self.dtype), self.data, index.data, index.dtype == AXLE_DTYPE_INT32,
+                          out.data, outer, self.sizes[dim], n_idx, inner, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
 
@@ -103,9 +103,7 @@ axle_status gather(void*, const axle_kernel_call* c) {
 
 // ---------------------------------------------------------------- scatter
 
-bool atomic_add_dtype(axle_dtype d) {
-  return plugin::is_floating(d) || d == AXLE_DTYPE_INT32 || d == AXLE_DTYPE_INT64;
-}
+bool atomic_add_dtype(axle_dtype d) { return plugin::is_floating(d) || d == AXLE_DTYPE_INT32 || d == AXLE_DTYPE_INT64; }
 
 // out = self, byte for byte (same shape and dtype; out contiguous, not overlapping self).
 axle_status copy_self(const axle_kernel_call* c, const axle_tensor_view& self, const axle_tensor_view& out) {
@@ -113,9 +111,9 @@ axle_status copy_self(const axle_kernel_call* c, const axle_tensor_view& self, c
   if (n == 0) return AXLE_OK;
   const size_t es = plugin::dtype_size(out.dtype);
   if (plugin::is_contiguous(self))
-    return check(cudaMemcpyAsync(out.data, self.data, static_cast<size_t>(n) * es, cudaMemcpyDeviceToDevice,
-                                 to_cuda(c->stream)),
-                 c->op_name, c);
+    return check(
+        cudaMemcpyAsync(out.data, self.data, static_cast<size_t>(n) * es, cudaMemcpyDeviceToDevice, to_cuda(c->stream)),
+        c->op_name, c);
   const int e = launch_strided_copy(es, self.data, self.ndim, self.sizes, self.strides, out.data, n, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
@@ -176,8 +174,8 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   if (axle_status s = check_range(c, M == ScatterMode::Add ? "scatter_add()" : "scatter()", index, dim, dim_size))
     return s;
   Scratch scratch;
-  if (axle_status s = scratch.allocate(
-          out.device_index, M == ScatterMode::Src && n > 0 ? scatter_src_scratch_bytes(shape) : 0, c))
+  if (axle_status s =
+          scratch.allocate(out.device_index, M == ScatterMode::Src && n > 0 ? scatter_src_scratch_bytes(shape) : 0, c))
     return s;
   if (!in_place)
     if (axle_status s = copy_self(c, self, out)) return s;

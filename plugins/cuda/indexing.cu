@@ -7,8 +7,8 @@
 // last index element in row-major order wins) by claiming each destination
 // first (atomicMax of the position along dim) and then letting only the
 // winner write. Contiguous index tensors, strided src / out; 64-bit index math.
-#include "kernels.h"
 #include "indexing_kernels.h"
+#include "kernels.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -143,8 +143,8 @@ __global__ void scatter_claim_kernel(const void* idx, bool i32, W* winner, Scatt
 
 // Pass 2: only the winner of each destination writes it.
 template <typename E, typename W>
-__global__ void scatter_winner_kernel(const void* idx, bool i32, const E* src, E* out, const W* winner,
-                                      ScatterShape s, int64_t n) {
+__global__ void scatter_winner_kernel(const void* idx, bool i32, const E* src, E* out, const W* winner, ScatterShape s,
+                                      int64_t n) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x) {
     const int64_t v = load_index(idx, t, i32);
     const ScatterAt a = scatter_at(s, t, v);
@@ -246,8 +246,8 @@ int launch_strided_copy(size_t esize, const void* self, int32_t ndim, const int6
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   return with_element_type(esize, [&](auto e) {
     using E = decltype(e);
-    strided_copy_kernel<E><<<grid_for(n), kThreads, 0, s>>>(static_cast<const E*>(self), static_cast<E*>(out), shape,
-                                                             n);
+    strided_copy_kernel<E>
+        <<<grid_for(n), kThreads, 0, s>>>(static_cast<const E*>(self), static_cast<E*>(out), shape, n);
     return static_cast<int>(cudaGetLastError());
   });
 }
@@ -291,8 +291,8 @@ int launch_scatter_add(axle_dtype dt, const void* idx, bool i32, const void* src
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   auto run = [&](auto e) {
     using T = decltype(e);
-    scatter_add_kernel<T><<<grid_for(n), kThreads, 0, s>>>(idx, i32, static_cast<const T*>(src), static_cast<T*>(out),
-                                                            shape, n);
+    scatter_add_kernel<T>
+        <<<grid_for(n), kThreads, 0, s>>>(idx, i32, static_cast<const T*>(src), static_cast<T*>(out), shape, n);
     return static_cast<int>(cudaGetLastError());
   };
   switch (dt) {

@@ -14,13 +14,13 @@ using plugin::KernelEntry;
 
 const axle_device_interface* device_interface();
 
-axle_status register_pointwise(const axle_registrar* r);     // pointwise.cpp (+ pointwise.cu)
-axle_status register_blas(const axle_registrar* r);         // blas.cpp
-axle_status register_conv_pool(const axle_registrar* r);    // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
-axle_status register_nn(const axle_registrar* r);           // nn.cpp (+ nn.cu)
-axle_status register_indexing(const axle_registrar* r);     // indexing.cpp (+ indexing.cu)
-axle_status register_reduction(const axle_registrar* r);    // reduction.cpp (+ reduction.cu, reduction_scan.cu)
-axle_status register_random(const axle_registrar* r);       // random.cpp (+ random.cu)
+axle_status register_pointwise(const axle_registrar* r);  // pointwise.cpp (+ pointwise.cu)
+axle_status register_blas(const axle_registrar* r);       // blas.cpp
+axle_status register_conv_pool(const axle_registrar* r);  // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
+axle_status register_nn(const axle_registrar* r);         // nn.cpp (+ nn.cu)
+axle_status register_indexing(const axle_registrar* r);   // indexing.cpp (+ indexing.cu)
+axle_status register_reduction(const axle_registrar* r);  // reduction.cpp (+ reduction.cu, reduction_scan.cu)
+axle_status register_random(const axle_registrar* r);     // random.cpp (+ random.cu)
 
 // ---- launchers implemented in pointwise.cu (host functions)
 constexpr int kMaxDims = 12;
@@ -86,18 +86,87 @@ AXLE_PLUGIN_HOST_DEVICE inline void offsets(const Indexing& ix, int64_t i, int64
 
 enum class Compute : int32_t { Float, Double, Int64 };
 enum class Op : int32_t {
-  Copy, Fill, Add, Sub, Mul, Div, Neg, Relu, Exp, Log, Sqrt, Abs, Sigmoid, Tanh, Sin, Cos,
+  Copy,
+  Fill,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Neg,
+  Relu,
+  Exp,
+  Log,
+  Sqrt,
+  Abs,
+  Sigmoid,
+  Tanh,
+  Sin,
+  Cos,
   // binary (a, b)
-  Eq, Ne, Lt, Le, Gt, Ge, Maximum, Minimum, Atan2, Remainder, Fmod, Pow, LogicalAnd, LogicalOr, LogicalXor,
-  BitwiseAnd, BitwiseOr, BitwiseXor,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Maximum,
+  Minimum,
+  Atan2,
+  Remainder,
+  Fmod,
+  Pow,
+  LogicalAnd,
+  LogicalOr,
+  LogicalXor,
+  BitwiseAnd,
+  BitwiseOr,
+  BitwiseXor,
   // ternary: where(cond a, b, c); clamp(a, lo b, hi c) with i[0] bit 0 / bit 1 = lo / hi present
-  Where, ClampTensor,
+  Where,
+  ClampTensor,
   // unary
-  Exp2, Expm1, Log2, Log10, Log1p, Rsqrt, Reciprocal, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Floor,
-  Ceil, Trunc, Round, Frac, Square, IsNan, IsInf, IsFinite, LogicalNot, BitwiseNot,
+  Exp2,
+  Expm1,
+  Log2,
+  Log10,
+  Log1p,
+  Rsqrt,
+  Reciprocal,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Erf,
+  Erfc,
+  Sign,
+  Floor,
+  Ceil,
+  Trunc,
+  Round,
+  Frac,
+  Square,
+  IsNan,
+  IsInf,
+  IsFinite,
+  LogicalNot,
+  BitwiseNot,
   // unary with scalars (f: floating forms, i: integer forms; see pointwise.cu)
-  Gelu, GeluTanh, Silu, Mish, LeakyRelu, Elu, Hardsigmoid, Hardswish, Softplus, Clamp, Threshold, NanToNum,
-  PowTensorScalar, PowScalarTensor
+  Gelu,
+  GeluTanh,
+  Silu,
+  Mish,
+  LeakyRelu,
+  Elu,
+  Hardsigmoid,
+  Hardswish,
+  Softplus,
+  Clamp,
+  Threshold,
+  NanToNum,
+  PowTensorScalar,
+  PowScalarTensor
 };
 struct Operand {
   void* data = nullptr;
@@ -113,7 +182,7 @@ struct OpScalars {
 // another dtype are first rounded to it (as torch casts to the common dtype).
 // Returns a cudaError_t as int (0: success).
 int launch_pointwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
-                       const OpScalars& scalars, void* stream);
+                     const OpScalars& scalars, void* stream);
 // The compute type of an op whose inputs are converted to the output's dtype.
 inline Compute compute_for(axle_dtype out) {
   return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : plugin::is_floating(out) ? Compute::Float : Compute::Int64;

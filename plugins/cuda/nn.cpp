@@ -46,8 +46,8 @@ axle_status log_softmax(void*, const axle_kernel_call* c) { return softmax_impl(
 axle_status norm_impl(const axle_kernel_call* c, bool rms) {
   const axle_tensor_view& x = arg_tensor(c, 0);
   const axle_tensor_view& y = c->outputs[0];
-  if (!plugin::is_floating(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) ||
-      !plugin::is_contiguous(y) || x.device_index != y.device_index)
+  if (!plugin::is_floating(x.dtype) || y.dtype != x.dtype || !plugin::is_contiguous(x) || !plugin::is_contiguous(y) ||
+      x.device_index != y.device_index)
     return AXLE_DECLINED;
   const int64_t normalized = c->args[1].u.ints.count;
   int64_t cols = 1;

@@ -21,18 +21,24 @@ constexpr int kThreads = kRowThreads;
 
 template <typename A>
 __device__ __forceinline__ A exp_(A x) {
-  if constexpr (std::is_same_v<A, double>) return exp(x);
-  else return expf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return exp(x);
+  else
+    return expf(x);
 }
 template <typename A>
 __device__ __forceinline__ A log_(A x) {
-  if constexpr (std::is_same_v<A, double>) return log(x);
-  else return logf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return log(x);
+  else
+    return logf(x);
 }
 template <typename A>
 __device__ __forceinline__ A rsqrt_(A x) {
-  if constexpr (std::is_same_v<A, double>) return rsqrt(x);
-  else return rsqrtf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return rsqrt(x);
+  else
+    return rsqrtf(x);
 }
 
 template <typename In, typename Out, typename A, bool Log>
@@ -109,12 +115,16 @@ int softmax_typed(const void* x, void* y, int64_t outer, int64_t cols, int64_t i
   const In* xi = static_cast<const In*>(x);
   Out* yo = static_cast<Out*>(y);
   if (inner == 1) {
-    if (log) softmax_rows<In, Out, A, true><<<grid_for(outer), kThreads, 0, s>>>(xi, yo, outer, cols);
-    else softmax_rows<In, Out, A, false><<<grid_for(outer), kThreads, 0, s>>>(xi, yo, outer, cols);
+    if (log)
+      softmax_rows<In, Out, A, true><<<grid_for(outer), kThreads, 0, s>>>(xi, yo, outer, cols);
+    else
+      softmax_rows<In, Out, A, false><<<grid_for(outer), kThreads, 0, s>>>(xi, yo, outer, cols);
   } else {
     const unsigned grid = grid_for((outer * inner + kThreads - 1) / kThreads);
-    if (log) softmax_columns<In, Out, A, true><<<grid, kThreads, 0, s>>>(xi, yo, outer, cols, inner);
-    else softmax_columns<In, Out, A, false><<<grid, kThreads, 0, s>>>(xi, yo, outer, cols, inner);
+    if (log)
+      softmax_columns<In, Out, A, true><<<grid, kThreads, 0, s>>>(xi, yo, outer, cols, inner);
+    else
+      softmax_columns<In, Out, A, false><<<grid, kThreads, 0, s>>>(xi, yo, outer, cols, inner);
   }
   return static_cast<int>(cudaGetLastError());
 }
@@ -124,8 +134,8 @@ int norm_typed(const void* x, const void* w, const void* b, void* y, int64_t row
                cudaStream_t s) {
   using A = AccType<T, T>;
   norm_rows<T, A, RMS><<<grid_for(rows), kThreads, 0, s>>>(static_cast<const T*>(x), static_cast<const T*>(w),
-                                                          static_cast<const T*>(b), static_cast<T*>(y), rows, cols,
-                                                          static_cast<A>(eps));
+                                                           static_cast<const T*>(b), static_cast<T*>(y), rows, cols,
+                                                           static_cast<A>(eps));
   return static_cast<int>(cudaGetLastError());
 }
 
@@ -135,9 +145,8 @@ int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, 
                    int64_t inner, bool log, void* stream) {
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   return with_floating_type(in_dt, [&](auto in) {
-    return with_floating_type(out_dt, [&](auto out) {
-      return softmax_typed<decltype(in), decltype(out)>(x, y, outer, cols, inner, log, s);
-    });
+    return with_floating_type(
+        out_dt, [&](auto out) { return softmax_typed<decltype(in), decltype(out)>(x, y, outer, cols, inner, log, s); });
   });
 }
 

@@ -21,7 +21,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "cuda", "0.1.0", kDeviceTypes, 1, 50,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "cuda",
+    "0.1.0",
+    kDeviceTypes,
+    1,
+    50,
     &register_plugin,
 };
 

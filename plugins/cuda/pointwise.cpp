@@ -81,9 +81,7 @@ axle_status run(const axle_kernel_call* c, Op op, Compute compute, const axle_te
 }
 
 // Dtypes whose every value a float holds exactly.
-bool exact_in_float(axle_dtype d) {
-  return d != AXLE_DTYPE_FLOAT64 && d != AXLE_DTYPE_INT32 && d != AXLE_DTYPE_INT64;
-}
+bool exact_in_float(axle_dtype d) { return d != AXLE_DTYPE_FLOAT64 && d != AXLE_DTYPE_INT32 && d != AXLE_DTYPE_INT64; }
 
 // The compute type of a predicate over inputs of their own dtypes (the reference
 // tests in double when any is floating, else in int64): float where that is exact.
@@ -155,8 +153,10 @@ axle_status arith(void*, const axle_kernel_call* c) {
   OpScalars s;
   if constexpr (O == Op::Add || O == Op::Sub) {
     s.f[0] = arg_double(c, 2);
-    if (out.dtype == AXLE_DTYPE_BOOL) s.i[0] = arg_double(c, 2) != 0 ? 1 : 0;
-    else if (compute == Compute::Int64) s.i[0] = arg_int(c, 2);  // an integer (the shape function checked)
+    if (out.dtype == AXLE_DTYPE_BOOL)
+      s.i[0] = arg_double(c, 2) != 0 ? 1 : 0;
+    else if (compute == Compute::Int64)
+      s.i[0] = arg_int(c, 2);  // an integer (the shape function checked)
   }
   return run(c, O, compute, out, {{&arg_tensor(c, 0), &arg_tensor(c, 1)}}, s);
 }

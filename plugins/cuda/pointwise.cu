@@ -26,11 +26,11 @@ namespace {
 constexpr int kThreads = 256;
 
 // ---------------------------------------------------------------- math
-#define AXLE_MATH1(name)                                                           \
-  __device__ __forceinline__ float m_##name(float a) { return name##f(a); }     \
+#define AXLE_MATH1(name)                                                    \
+  __device__ __forceinline__ float m_##name(float a) { return name##f(a); } \
   __device__ __forceinline__ double m_##name(double a) { return name(a); }
-#define AXLE_MATH2(name)                                                                     \
-  __device__ __forceinline__ float m_##name(float a, float b) { return name##f(a, b); }   \
+#define AXLE_MATH2(name)                                                                \
+  __device__ __forceinline__ float m_##name(float a, float b) { return name##f(a, b); } \
   __device__ __forceinline__ double m_##name(double a, double b) { return name(a, b); }
 AXLE_MATH1(exp)
 AXLE_MATH1(exp2)
@@ -274,8 +274,10 @@ __device__ __forceinline__ int64_t apply_integer(const Args<int64_t>& a, int64_t
 
 template <typename C>
 __device__ __forceinline__ C apply(const Args<C>& a, C x, C y, C z) {
-  if constexpr (std::is_integral_v<C>) return apply_integer(a, x, y, z);
-  else return apply_floating(a, x, y, z);
+  if constexpr (std::is_integral_v<C>)
+    return apply_integer(a, x, y, z);
+  else
+    return apply_floating(a, x, y, z);
 }
 
 // An input converted as torch converts operands to a 16-bit common dtype.
@@ -297,7 +299,6 @@ __device__ __forceinline__ void element(const Args<C>& a, const int64_t (&off)[k
     v[k] = a.in[k] ? round_input(load<C>(a.in[k] + off[k + 1], a.dt[k + 1]), a.round_dt) : C(0);
   store<C>(a.out + off[0], a.dt[0], apply<C>(a, v[0], v[1], v[2]));
 }
-
 
 // ---------------------------------------------------------------- kernels
 template <typename C, typename Ix>
@@ -420,7 +421,7 @@ cudaError_t launch(Op op, const Indexing& ix, int64_t n, Operand out, const Oper
 }  // namespace
 
 int launch_pointwise(Op op, Compute compute, const Indexing& ix, int64_t n, Operand out, const Operand (&in)[3],
-                       const OpScalars& s, void* stream) {
+                     const OpScalars& s, void* stream) {
   if (n <= 0) return 0;
   Indexing collapsed = ix;
   collapse_dims(&collapsed, kMaxOperands);

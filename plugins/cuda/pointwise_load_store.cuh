@@ -32,10 +32,12 @@ __device__ __forceinline__ int64_t to_int64(C v) {
 // A loaded value as the compute type C.
 template <typename C, typename T>
 __device__ __forceinline__ C convert(T v) {
-  if constexpr (std::is_integral_v<C> && std::is_floating_point_v<T>) return to_int64(v);
+  if constexpr (std::is_integral_v<C> && std::is_floating_point_v<T>)
+    return to_int64(v);
   else if constexpr (std::is_floating_point_v<C> && std::is_same_v<T, int64_t>)
     return static_cast<C>(static_cast<double>(v));
-  else return static_cast<C>(v);
+  else
+    return static_cast<C>(v);
 }
 
 __device__ __forceinline__ float half_bits_to_float(uint32_t bits) {
@@ -132,9 +134,12 @@ __device__ __forceinline__ void load_vec(const char* p, int32_t dt, C (&v)[kVec]
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
         const uint8_t byte = static_cast<uint8_t>(q >> (8 * j));
-        if (dt == AXLE_DTYPE_INT8) v[j] = convert<C>(static_cast<int8_t>(byte));
-        else if (dt == AXLE_DTYPE_UINT8) v[j] = convert<C>(byte);
-        else v[j] = static_cast<C>(byte != 0);
+        if (dt == AXLE_DTYPE_INT8)
+          v[j] = convert<C>(static_cast<int8_t>(byte));
+        else if (dt == AXLE_DTYPE_UINT8)
+          v[j] = convert<C>(byte);
+        else
+          v[j] = static_cast<C>(byte != 0);
       }
       break;
     }

@@ -26,19 +26,26 @@ constexpr int kThreads = 256;
 // The reference's store_from<double> for floating T.
 template <typename T>
 __device__ __forceinline__ T from_double(double v) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(static_cast<float>(v));
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(static_cast<float>(v));
+  else
+    return static_cast<T>(v);
 }
 
 // The reference's store_from<int64_t>: integers wrap, bool is v != 0, floating
 // types round to nearest (16-bit ones through float, as the reference).
 template <typename T>
 __device__ __forceinline__ T from_int64(int64_t v) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half_rn(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16_rn(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, bool>) return v != 0;
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, bool>)
+    return v != 0;
+  else
+    return static_cast<T>(v);
 }
 
 __device__ __forceinline__ int64_t element_offset(const RandomLayout& l, int64_t i) {
@@ -58,9 +65,12 @@ __global__ void random_kernel(T* out, int64_t n, RandomLayout layout, uint64_t s
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
     const plugin::PhiloxWords r = plugin::philox4x32_words(offset + static_cast<uint64_t>(i), seed);
     T v;
-    if constexpr (K == RandomKind::Uniform) v = from_double<T>(plugin::uniform01_words(r, bits));
-    else if constexpr (K == RandomKind::Normal) v = from_double<T>(plugin::normal01_words(r));
-    else v = from_int64<T>(plugin::uniform_int_words(r, low, range));
+    if constexpr (K == RandomKind::Uniform)
+      v = from_double<T>(plugin::uniform01_words(r, bits));
+    else if constexpr (K == RandomKind::Normal)
+      v = from_double<T>(plugin::normal01_words(r));
+    else
+      v = from_int64<T>(plugin::uniform_int_words(r, low, range));
     out[element_offset(layout, i)] = v;
   }
 }

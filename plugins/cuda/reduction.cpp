@@ -101,8 +101,7 @@ axle_status prod_dim(void*, const axle_kernel_call* c) {
 // amax / amin (self, dim[], keepdim), max / min (self)
 template <bool Largest>
 axle_status amax(void*, const axle_kernel_call* c) {
-  return reduce(c, Largest ? ReduceOp::Max : ReduceOp::Min, dim_list(c, 1, arg_tensor(c, 0)), &c->outputs[0],
-                nullptr);
+  return reduce(c, Largest ? ReduceOp::Max : ReduceOp::Min, dim_list(c, 1, arg_tensor(c, 0)), &c->outputs[0], nullptr);
 }
 template <bool Largest>
 axle_status max_all(void*, const axle_kernel_call* c) {

@@ -36,8 +36,10 @@ constexpr int64_t kMinPerThread = 64;    // split the reduced range only beyond 
 // The reducers' scalar math (host and device callable).
 template <typename A>
 AXLE_HD bool is_nan(A v) {
-  if constexpr (std::is_floating_point_v<A>) return v != v;
-  else return false;
+  if constexpr (std::is_floating_point_v<A>)
+    return v != v;
+  else
+    return false;
 }
 template <typename A>
 AXLE_HD A abs_(A x) {
@@ -45,23 +47,31 @@ AXLE_HD A abs_(A x) {
 }
 template <typename A>
 AXLE_HD A exp_(A x) {
-  if constexpr (std::is_same_v<A, double>) return exp(x);
-  else return expf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return exp(x);
+  else
+    return expf(x);
 }
 template <typename A>
 AXLE_HD A log_(A x) {
-  if constexpr (std::is_same_v<A, double>) return log(x);
-  else return logf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return log(x);
+  else
+    return logf(x);
 }
 template <typename A>
 AXLE_HD A pow_(A x, A y) {
-  if constexpr (std::is_same_v<A, double>) return pow(x, y);
-  else return powf(x, y);
+  if constexpr (std::is_same_v<A, double>)
+    return pow(x, y);
+  else
+    return powf(x, y);
 }
 template <typename A>
 AXLE_HD A sqrt_(A x) {
-  if constexpr (std::is_same_v<A, double>) return sqrt(x);
-  else return sqrtf(x);
+  if constexpr (std::is_same_v<A, double>)
+    return sqrt(x);
+  else
+    return sqrtf(x);
 }
 template <typename A>
 AXLE_HD bool is_finite(A x) {
@@ -69,13 +79,17 @@ AXLE_HD bool is_finite(A x) {
 }
 template <typename A>
 AXLE_HD A lowest() {
-  if constexpr (std::is_floating_point_v<A>) return -A(INFINITY);
-  else return INT64_MIN;
+  if constexpr (std::is_floating_point_v<A>)
+    return -A(INFINITY);
+  else
+    return INT64_MIN;
 }
 template <typename A>
 AXLE_HD A highest() {
-  if constexpr (std::is_floating_point_v<A>) return A(INFINITY);
-  else return INT64_MAX;
+  if constexpr (std::is_floating_point_v<A>)
+    return A(INFINITY);
+  else
+    return INT64_MAX;
 }
 
 // Where the results go: values (output 0) at off[1], indices at off[2].
@@ -110,8 +124,10 @@ struct ExtremeR {
   bool largest = true;
   AXLE_HD State identity() const { return largest ? lowest<A>() : highest<A>(); }
   AXLE_HD State combine(State a, State b) const {
-    if constexpr (std::is_floating_point_v<A>) return largest ? max_nan(a, b) : min_nan(a, b);
-    else return largest ? (a > b ? a : b) : (a < b ? a : b);
+    if constexpr (std::is_floating_point_v<A>)
+      return largest ? max_nan(a, b) : min_nan(a, b);
+    else
+      return largest ? (a > b ? a : b) : (a < b ? a : b);
   }
   AXLE_HD State update(State s, A x, int64_t) const { return combine(s, x); }
   AXLE_HD A result(State s) const { return s; }
@@ -308,9 +324,9 @@ Plan make_plan(int64_t outputs, int64_t count, bool kfast, bool allow_split) {
 // instead of reading the input. Otherwise a grid with gridDim.y > 1 writes one
 // partial state per (blockIdx.y, output) to scratch.
 template <typename R, bool Partials>
-__global__ void __launch_bounds__(kThreads) reduce_kernel(R r, ReduceShape s, Plan p, int64_t count, Outputs out,
-                                                          const void* x, axle_dtype x_dtype,
-                                                          typename R::State* scratch) {
+__global__ void __launch_bounds__(kThreads)
+    reduce_kernel(R r, ReduceShape s, Plan p, int64_t count, Outputs out, const void* x, axle_dtype x_dtype,
+                  typename R::State* scratch) {
   using State = typename R::State;
   __shared__ __align__(16) unsigned char raw[kThreads * sizeof(State)];
   State* sm = reinterpret_cast<State*>(raw);
@@ -364,8 +380,10 @@ __global__ void __launch_bounds__(kThreads) reduce_kernel(R r, ReduceShape s, Pl
       if (ky < half) st = r.combine(st, other);
     }
     if (ky == 0 && o < s.outputs) {
-      if (final_pass) write_result(out, off, r.result(st));
-      else scratch[static_cast<int64_t>(blockIdx.y) * s.outputs + o] = st;
+      if (final_pass)
+        write_result(out, off, r.result(st));
+      else
+        scratch[static_cast<int64_t>(blockIdx.y) * s.outputs + o] = st;
     }
   }
 }
@@ -390,8 +408,8 @@ int run(const R& r, const ReduceCall& c, void* scratch, cudaStream_t stream) {
       r, c.shape, p, c.shape.count, out, c.x, c.x_dtype, partial);
   if (p.splits > 1) {
     const Plan q = make_plan(c.shape.outputs, p.splits, true, false);
-    reduce_kernel<R, true><<<dim3(q.grid_x, 1), kThreads, 0, stream>>>(r, c.shape, q, p.splits, out, c.x, c.x_dtype,
-                                                                        partial);
+    reduce_kernel<R, true>
+        <<<dim3(q.grid_x, 1), kThreads, 0, stream>>>(r, c.shape, q, p.splits, out, c.x, c.x_dtype, partial);
   }
   return static_cast<int>(cudaGetLastError());
 }

@@ -18,16 +18,15 @@
 #include <cstdlib>
 #include <vector>
 
-
 namespace axle::cuda {
 
 constexpr int kReduceDims = 16;  // dims left after merging; more: declined
 
 struct ReduceShape {
   int32_t nkept = 0, nred = 0;
-  bool small = true;       // outputs and count below 2^31: 32-bit index math
-  int64_t outputs = 1;     // product of kept_sizes (0: nothing to compute)
-  int64_t count = 1;       // product of red_sizes (0: every output is the reduction's identity)
+  bool small = true;    // outputs and count below 2^31: 32-bit index math
+  int64_t outputs = 1;  // product of kept_sizes (0: nothing to compute)
+  int64_t count = 1;    // product of red_sizes (0: every output is the reduction's identity)
   int64_t kept_sizes[kReduceDims] = {};
   int64_t kept_strides[3][kReduceDims] = {};  // input, output 0, output 1
   FastDiv kept_div[kReduceDims] = {};
@@ -192,16 +191,16 @@ inline bool make_scan_shape(const axle_tensor_view& x, const axle_tensor_view& y
 
 // ---- reduction.cu
 enum class ReduceOp : int32_t {
-  Sum,           // floating outputs accumulate in float (double with float64), others in wrapping int64
-  Mean,          // Sum / count
-  Prod,          // as Sum
-  Max,           // value; NaN propagates
+  Sum,   // floating outputs accumulate in float (double with float64), others in wrapping int64
+  Mean,  // Sum / count
+  Prod,  // as Sum
+  Max,   // value; NaN propagates
   Min,
-  ArgMax,        // value (optional) and int64 index of the first extreme; the first NaN wins
+  ArgMax,  // value (optional) and int64 index of the first extreme; the first NaN wins
   ArgMin,
-  Var,           // Welford; m2 / max(0, count - param), param the correction
-  Std,           // sqrt(Var)
-  All,           // 0 / 1 into bool or uint8
+  Var,  // Welford; m2 / max(0, count - param), param the correction
+  Std,  // sqrt(Var)
+  All,  // 0 / 1 into bool or uint8
   Any,
   CountNonzero,  // int64
   Norm,          // vector p-norm, param = p (0, 1, 2, +-inf or any other)

@@ -12,9 +12,9 @@
 #include "kernels.h"
 #include "reduction_kernels.h"
 
+#include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -23,7 +23,7 @@ namespace axle::cuda {
 namespace {
 
 constexpr int kThreads = kRowThreads;
-constexpr int kItems = 4;                   // elements per thread and tile
+constexpr int kItems = 4;  // elements per thread and tile
 constexpr int64_t kTile = kThreads * kItems;
 constexpr int64_t kTargetBlocks = 1024;
 

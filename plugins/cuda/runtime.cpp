@@ -34,8 +34,8 @@ axle_status properties(void*, int32_t index, axle_device_properties* p) {
   if (axle_status s = check_index(index)) return s;
   cudaDeviceProp prop{};
   if (axle_status s = check(cudaGetDeviceProperties(&prop, index), "cudaGetDeviceProperties")) return s;
-  const std::string name = std::string(prop.name).substr(0, 96) + " (sm_" + std::to_string(prop.major) +
-                           std::to_string(prop.minor) + ")";
+  const std::string name =
+      std::string(prop.name).substr(0, 96) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
   std::strncpy(p->name, name.c_str(), sizeof p->name - 1);
   p->total_memory = prop.totalGlobalMem;
   p->host_accessible = 0;
@@ -165,10 +165,31 @@ axle_status host_alloc(void*, size_t nbytes, void** ptr) {
 axle_status host_free(void*, void* ptr) { return check(cudaFreeHost(ptr), "cudaFreeHost"); }
 
 const axle_device_interface kCuda = {
-    sizeof(axle_device_interface), "cuda", nullptr, &count, &properties, &allocate, &deallocate, &copy,
-    &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy,
-    &event_record, &event_synchronize, &stream_wait_event, &stats, &release, &last_error, &host_alloc, &host_free,
-    &allocate_on_stream, &record_stream, &copy_peer,
+    sizeof(axle_device_interface),
+    "cuda",
+    nullptr,
+    &count,
+    &properties,
+    &allocate,
+    &deallocate,
+    &copy,
+    &synchronize,
+    &stream_create,
+    &stream_destroy,
+    &stream_synchronize,
+    &event_create,
+    &event_destroy,
+    &event_record,
+    &event_synchronize,
+    &stream_wait_event,
+    &stats,
+    &release,
+    &last_error,
+    &host_alloc,
+    &host_free,
+    &allocate_on_stream,
+    &record_stream,
+    &copy_peer,
 };
 
 }  // namespace

@@ -190,14 +190,10 @@ axle_status glu(void*, const axle_kernel_call* c) {
 // ---------------------------------------------------------------- unary extras
 double largest(axle_dtype d) {
   switch (d) {
-    case AXLE_DTYPE_FLOAT32:
-      return std::numeric_limits<float>::max();
-    case AXLE_DTYPE_FLOAT16:
-      return 65504.0;
-    case AXLE_DTYPE_BFLOAT16:
-      return 3.3895313892515355e38;
-    default:
-      return std::numeric_limits<double>::max();
+    case AXLE_DTYPE_FLOAT32: return std::numeric_limits<float>::max();
+    case AXLE_DTYPE_FLOAT16: return 65504.0;
+    case AXLE_DTYPE_BFLOAT16: return 3.3895313892515355e38;
+    default: return std::numeric_limits<double>::max();
   }
 }
 
@@ -230,14 +226,10 @@ axle_status round(void*, const axle_kernel_call* c) {
 // for 16-bit floats, float for float32).
 double as_dtype(double v, axle_dtype d) {
   switch (d) {
-    case AXLE_DTYPE_FLOAT32:
-      return static_cast<float>(v);
-    case AXLE_DTYPE_FLOAT16:
-      return fp16_to_float(float_to_fp16(static_cast<float>(v)));
-    case AXLE_DTYPE_BFLOAT16:
-      return bf16_to_float(float_to_bf16(static_cast<float>(v)));
-    default:
-      return v;
+    case AXLE_DTYPE_FLOAT32: return static_cast<float>(v);
+    case AXLE_DTYPE_FLOAT16: return fp16_to_float(float_to_fp16(static_cast<float>(v)));
+    case AXLE_DTYPE_BFLOAT16: return bf16_to_float(float_to_bf16(static_cast<float>(v)));
+    default: return v;
   }
 }
 

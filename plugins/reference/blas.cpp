@@ -91,8 +91,8 @@ axle_status mm(void*, const axle_kernel_call* c) {
 axle_status addmm(void*, const axle_kernel_call* c) {
   const axle_tensor_view& a = arg_tensor(c, 1);
   const axle_tensor_view& b = arg_tensor(c, 2);
-  return product(c, "addmm_impl_cpu_", as_mat3(a), as_mat3(b), &arg_tensor(c, 0), 1, a.sizes[0], a.sizes[1],
-                 b.sizes[1], 4, as_mat3(c->outputs[0]));
+  return product(c, "addmm_impl_cpu_", as_mat3(a), as_mat3(b), &arg_tensor(c, 0), 1, a.sizes[0], a.sizes[1], b.sizes[1],
+                 4, as_mat3(c->outputs[0]));
 }
 
 axle_status bmm(void*, const axle_kernel_call* c) {

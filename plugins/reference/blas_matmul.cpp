@@ -74,7 +74,8 @@ void run(const axle_tensor_view& out, const Mat& a, const Mat& b) {
       for (int64_t p = 0; p < k; ++p) {
         const Acc x = load_as<Acc>(pa + (oa + i * sa_r + p * sa_c) * static_cast<int64_t>(ea), a.v->dtype);
         for (int64_t j = 0; j < m; ++j)
-          row[static_cast<size_t>(j)] += x * load_as<Acc>(pb + (ob + p * sb_r + j * sb_c) * static_cast<int64_t>(eb), b.v->dtype);
+          row[static_cast<size_t>(j)] +=
+              x * load_as<Acc>(pb + (ob + p * sb_r + j * sb_c) * static_cast<int64_t>(eb), b.v->dtype);
       }
       for (int64_t j = 0; j < m; ++j)
         store_from<Acc>(po + (oo + i * so[nbatch] + j * so[nbatch + 1]) * static_cast<int64_t>(eo), out.dtype,

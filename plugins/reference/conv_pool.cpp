@@ -35,7 +35,10 @@ struct View5 {
 };
 
 View5 view5(const axle_tensor_view& v) {
-  View5 r{static_cast<const char*>(v.data), v.dtype, static_cast<int64_t>(dtype_size(v.dtype)), {1, 1, 1, 1, 1},
+  View5 r{static_cast<const char*>(v.data),
+          v.dtype,
+          static_cast<int64_t>(dtype_size(v.dtype)),
+          {1, 1, 1, 1, 1},
           {0, 0, 0, 0, 0}};
   for (int32_t d = 0; d < v.ndim && d < 5; ++d) {
     r.size[d] = v.sizes[d];
@@ -57,9 +60,8 @@ void conv_forward(const View5& x, const View5& w, const axle_tensor_view* bias, 
     for (int64_t g = 0; g < a.groups; ++g)
       for (int64_t oc = 0; oc < cout_g; ++oc) {
         const int64_t co = g * cout_g + oc;
-        const Acc b0 = bias ? load_as<Acc>(static_cast<const char*>(bias->data) + co * bias->strides[0] * eb,
-                                           bias->dtype)
-                            : Acc{};
+        const Acc b0 =
+            bias ? load_as<Acc>(static_cast<const char*>(bias->data) + co * bias->strides[0] * eb, bias->dtype) : Acc{};
         for (int64_t o0 = 0; o0 < y.size[2]; ++o0)
           for (int64_t o1 = 0; o1 < y.size[3]; ++o1)
             for (int64_t o2 = 0; o2 < y.size[4]; ++o2) {
@@ -83,14 +85,13 @@ void conv_forward(const View5& x, const View5& w, const axle_tensor_view* bias, 
               }
               store_from<Acc>(const_cast<char*>(y.at(n, co, o0, o1, o2)), y.dtype, acc);
             }
-  }
+      }
 }
 
 // Transposed: every input element scatters input * weight into the outputs it
 // reaches; accumulated per (batch, group) in a dense buffer, then stored.
 template <typename Acc>
-void conv_transposed(const View5& x, const View5& w, const axle_tensor_view* bias, const View5& y,
-                     const ConvArgs& a) {
+void conv_transposed(const View5& x, const View5& w, const axle_tensor_view* bias, const View5& y, const ConvArgs& a) {
   const int64_t cin_g = x.size[1] / a.groups, cout_g = w.size[1];
   const int64_t eb = bias ? static_cast<int64_t>(dtype_size(bias->dtype)) : 0;
   const int64_t plane = y.size[2] * y.size[3] * y.size[4];
@@ -98,10 +99,10 @@ void conv_transposed(const View5& x, const View5& w, const axle_tensor_view* bia
   for (int64_t n = 0; n < y.size[0]; ++n)
     for (int64_t g = 0; g < a.groups; ++g) {
       for (int64_t oc = 0; oc < cout_g; ++oc) {
-        const Acc b0 = bias ? load_as<Acc>(static_cast<const char*>(bias->data) +
-                                               (g * cout_g + oc) * bias->strides[0] * eb,
-                                           bias->dtype)
-                            : Acc{};
+        const Acc b0 =
+            bias ? load_as<Acc>(static_cast<const char*>(bias->data) + (g * cout_g + oc) * bias->strides[0] * eb,
+                                bias->dtype)
+                 : Acc{};
         std::fill(acc.begin() + oc * plane, acc.begin() + (oc + 1) * plane, b0);
       }
       for (int64_t ic = 0; ic < cin_g; ++ic) {
@@ -164,11 +165,15 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   }
   const View5 x = view5(in), w = view5(wt), y = view5(c->outputs[0]);
   if (is_floating(dt)) {
-    if (transposed) conv_transposed<double>(x, w, bias, y, a);
-    else conv_forward<double>(x, w, bias, y, a);
+    if (transposed)
+      conv_transposed<double>(x, w, bias, y, a);
+    else
+      conv_forward<double>(x, w, bias, y, a);
   } else {
-    if (transposed) conv_transposed<int64_t>(x, w, bias, y, a);
-    else conv_forward<int64_t>(x, w, bias, y, a);
+    if (transposed)
+      conv_transposed<int64_t>(x, w, bias, y, a);
+    else
+      conv_forward<int64_t>(x, w, bias, y, a);
   }
   return AXLE_OK;
 }

@@ -15,7 +15,8 @@ void convert_copy(const axle_tensor_view& dst, const axle_tensor_view& src) {
     bool same_shape = true;
     for (int32_t d = 0; d < dst.ndim; ++d) same_shape &= dst.sizes[d] == src.sizes[d];
     if (same_shape) {
-      if (dst.data != src.data) std::memmove(dst.data, src.data, static_cast<size_t>(numel(dst)) * dtype_size(dst.dtype));
+      if (dst.data != src.data)
+        std::memmove(dst.data, src.data, static_cast<size_t>(numel(dst)) * dtype_size(dst.dtype));
       return;
     }
   }

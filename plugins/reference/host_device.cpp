@@ -50,7 +50,7 @@ axle_status get_properties(void*, int32_t index, axle_device_properties* p) {
 // max_large_cached() bytes in all: without that, every large
 // allocating op (a 64 MiB add) pays the kernel's page faults again, which halves
 // its bandwidth. empty_cache releases both caches.
-constexpr int kClasses = 21;              // 64 B .. 64 MiB classes, cache only up to 1 MiB
+constexpr int kClasses = 21;  // 64 B .. 64 MiB classes, cache only up to 1 MiB
 constexpr size_t kMaxCached = size_t{1} << 20;
 constexpr size_t kMaxBlocksPerClass = 64;
 struct SizeClass {
@@ -73,9 +73,7 @@ std::atomic<uint64_t> g_reserved{0};
 // its offset.
 constexpr size_t kLargeGranule = size_t{2} << 20;
 constexpr size_t kColorStep = 64, kColorSpan = 4096;
-size_t large_bytes(size_t nbytes) {
-  return (nbytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule + kColorSpan;
-}
+size_t large_bytes(size_t nbytes) { return (nbytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule + kColorSpan; }
 std::atomic<size_t> g_next_color{0};
 void* colored(void* mapping) {
   const size_t color = g_next_color.fetch_add(1, std::memory_order_relaxed) % (kColorSpan / kColorStep);
@@ -359,12 +357,31 @@ axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
 const char* last_error(void*) { return t_last_error; }
 
 const axle_device_interface kHost = {
-    sizeof(axle_device_interface), "cpu", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
-    &no_op, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record, &event_sync,
-    &stream_wait, &stats, &empty_cache, &last_error,
-    nullptr, nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
-    nullptr, nullptr,  // host work is synchronous: no stream-ordered allocation (ABI 1.2)
-    nullptr,           // one host device: no peer copies (ABI 1.3)
+    sizeof(axle_device_interface),
+    "cpu",
+    nullptr,
+    &device_count,
+    &get_properties,
+    &allocate,
+    &deallocate,
+    &copy,
+    &no_op,
+    &stream_create,
+    &stream_destroy,
+    &stream_sync,
+    &event_create,
+    &event_destroy,
+    &event_record,
+    &event_sync,
+    &stream_wait,
+    &stats,
+    &empty_cache,
+    &last_error,
+    nullptr,
+    nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
+    nullptr,
+    nullptr,  // host work is synchronous: no stream-ordered allocation (ABI 1.2)
+    nullptr,  // one host device: no peer copies (ABI 1.3)
 };
 
 }  // namespace

@@ -5,8 +5,8 @@
 // gathers (nearest, pad) copy element bytes, so integers stay exact.
 #include "kernels.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -32,8 +32,8 @@ std::vector<int64_t> contiguous_strides(int32_t ndim, const int64_t* sizes) {
 std::vector<double> load_dense(const axle_tensor_view& t) {
   std::vector<double> buf(static_cast<size_t>(numel(t)));
   const std::vector<int64_t> strides = contiguous_strides(t.ndim, t.sizes);
-  const axle_tensor_view d = {sizeof(axle_tensor_view), buf.data(), AXLE_DTYPE_FLOAT64, t.ndim, t.sizes,
-                              strides.data(), 0, 0};
+  const axle_tensor_view d = {
+      sizeof(axle_tensor_view), buf.data(), AXLE_DTYPE_FLOAT64, t.ndim, t.sizes, strides.data(), 0, 0};
   map_elements<double, 1>(d, {&t}, [](double v) { return v; });
   return buf;
 }
@@ -47,8 +47,14 @@ std::vector<double> load_param(const axle_kernel_call* c, int i, size_t n, doubl
 // Stores a contiguous logical-order buffer into the (any-strided) output.
 void store_dense(const axle_tensor_view& out, const std::vector<double>& buf) {
   const std::vector<int64_t> strides = contiguous_strides(out.ndim, out.sizes);
-  const axle_tensor_view d = {sizeof(axle_tensor_view), const_cast<double*>(buf.data()), AXLE_DTYPE_FLOAT64,
-                              out.ndim, out.sizes, strides.data(), 0, 0};
+  const axle_tensor_view d = {sizeof(axle_tensor_view),
+                              const_cast<double*>(buf.data()),
+                              AXLE_DTYPE_FLOAT64,
+                              out.ndim,
+                              out.sizes,
+                              strides.data(),
+                              0,
+                              0};
   map_elements<double, 1>(out, {&d}, [](double v) { return v; });
 }
 
@@ -149,8 +155,8 @@ axle_status row_norm(void*, const axle_kernel_call* c) {
   const double eps = arg_double(c, Rms ? 3 : 4);
   std::vector<double> x = load_dense(in);
   const std::vector<double> w = load_param(c, 2, static_cast<size_t>(inner), 1);
-  const std::vector<double> b = Rms ? std::vector<double>(static_cast<size_t>(inner), 0)
-                                    : load_param(c, 3, static_cast<size_t>(inner), 0);
+  const std::vector<double> b =
+      Rms ? std::vector<double>(static_cast<size_t>(inner), 0) : load_param(c, 3, static_cast<size_t>(inner), 0);
   for (int64_t o = 0; o < outer; ++o) {
     double* p = x.data() + o * inner;
     double mean = 0, ss = 0;
@@ -205,8 +211,8 @@ std::optional<double> opt_double(const axle_kernel_call* c, int i) {
 int64_t nearest_idx(int64_t o, int64_t in, int64_t out, std::optional<double> scale) {
   if (out == in) return o;
   if (out == 2 * in) return o >> 1;
-  const float s = (scale && *scale > 0) ? static_cast<float>(1.0 / *scale)
-                                        : static_cast<float>(in) / static_cast<float>(out);
+  const float s =
+      (scale && *scale > 0) ? static_cast<float>(1.0 / *scale) : static_cast<float>(in) / static_cast<float>(out);
   return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * s)), in - 1);
 }
 
@@ -265,10 +271,10 @@ axle_status upsample_bilinear2d(void*, const axle_kernel_call* c) {
   const bool align = arg_bool(c, 2);
   const int64_t ih = in.sizes[2], iw = in.sizes[3], oh = out.sizes[2], ow = out.sizes[3];
   const bool dbl = in.dtype == AXLE_DTYPE_FLOAT64;
-  const std::vector<LinearTap> th = dbl ? linear_taps<double>(ih, oh, align, opt_double(c, 3))
-                                        : linear_taps<float>(ih, oh, align, opt_double(c, 3));
-  const std::vector<LinearTap> tw = dbl ? linear_taps<double>(iw, ow, align, opt_double(c, 4))
-                                        : linear_taps<float>(iw, ow, align, opt_double(c, 4));
+  const std::vector<LinearTap> th =
+      dbl ? linear_taps<double>(ih, oh, align, opt_double(c, 3)) : linear_taps<float>(ih, oh, align, opt_double(c, 3));
+  const std::vector<LinearTap> tw =
+      dbl ? linear_taps<double>(iw, ow, align, opt_double(c, 4)) : linear_taps<float>(iw, ow, align, opt_double(c, 4));
   const std::vector<double> x = load_dense(in);
   const int64_t planes = in.sizes[0] * in.sizes[1];
   std::vector<double> y(static_cast<size_t>(planes * oh * ow));

@@ -38,7 +38,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "reference", "0.1.0", kDeviceTypes, 1, 0,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "reference",
+    "0.1.0",
+    kDeviceTypes,
+    1,
+    0,
     &register_plugin,
 };
 

@@ -16,8 +16,8 @@ struct BinaryMath {
   const char* op;
   double (*f)(double, double);
   int64_t (*i)(int64_t, int64_t);
-  bool logical;        // inputs tested against 0 in double; output bool
-  bool int_divides;    // integer form divides by `other`: zero is an error
+  bool logical;      // inputs tested against 0 in double; output bool
+  bool int_divides;  // integer form divides by `other`: zero is an error
 };
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -76,7 +76,8 @@ axle_status binary_math(void* user_data, const axle_kernel_call* c) {
     return AXLE_OK;
   }
   if (!op->i) return fail(c, AXLE_ERROR_DTYPE, std::string(op->op) + ": no integer form");
-  if (op->int_divides && any_zero(*b)) return fail(c, AXLE_ERROR_INVALID_ARGUMENT, std::string(op->op) + ": ZeroDivisionError (integer division by zero)");
+  if (op->int_divides && any_zero(*b))
+    return fail(c, AXLE_ERROR_INVALID_ARGUMENT, std::string(op->op) + ": ZeroDivisionError (integer division by zero)");
   map_elements<int64_t, 2>(out, {a, b}, op->i);
   return AXLE_OK;
 }
@@ -85,7 +86,8 @@ axle_status binary_math(void* user_data, const axle_kernel_call* c) {
 
 axle_status register_pointwise_binary_math(const axle_registrar* r) {
   for (const BinaryMath& op : kOps)
-    if (axle_status s = r->register_kernel(r->context, op.op, "cpu", &binary_math, const_cast<BinaryMath*>(&op), AXLE_HERE))
+    if (axle_status s =
+            r->register_kernel(r->context, op.op, "cpu", &binary_math, const_cast<BinaryMath*>(&op), AXLE_HERE))
       return s;
   return AXLE_OK;
 }

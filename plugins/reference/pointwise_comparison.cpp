@@ -36,12 +36,9 @@ axle_status compare(void*, const axle_kernel_call* c) {
 }
 
 const KernelEntry kComparisonKernels[] = {
-    {"eq.Tensor", &compare<Comparison::Eq>, AXLE_HERE},
-    {"ne.Tensor", &compare<Comparison::Ne>, AXLE_HERE},
-    {"lt.Tensor", &compare<Comparison::Lt>, AXLE_HERE},
-    {"le.Tensor", &compare<Comparison::Le>, AXLE_HERE},
-    {"gt.Tensor", &compare<Comparison::Gt>, AXLE_HERE},
-    {"ge.Tensor", &compare<Comparison::Ge>, AXLE_HERE},
+    {"eq.Tensor", &compare<Comparison::Eq>, AXLE_HERE}, {"ne.Tensor", &compare<Comparison::Ne>, AXLE_HERE},
+    {"lt.Tensor", &compare<Comparison::Lt>, AXLE_HERE}, {"le.Tensor", &compare<Comparison::Le>, AXLE_HERE},
+    {"gt.Tensor", &compare<Comparison::Gt>, AXLE_HERE}, {"ge.Tensor", &compare<Comparison::Ge>, AXLE_HERE},
 };
 
 axle_status register_pointwise_comparison(const axle_registrar* r) {

@@ -84,10 +84,12 @@ axle_status typed_unary(void* user_data, const axle_kernel_call* c) {
 
 axle_status register_pointwise_unary_math(const axle_registrar* r) {
   for (const UnaryMath& op : kFloatOps)
-    if (axle_status s = r->register_kernel(r->context, op.op, "cpu", &float_unary, const_cast<UnaryMath*>(&op), AXLE_HERE))
+    if (axle_status s =
+            r->register_kernel(r->context, op.op, "cpu", &float_unary, const_cast<UnaryMath*>(&op), AXLE_HERE))
       return s;
   for (const UnaryMath& op : kTypedOps)
-    if (axle_status s = r->register_kernel(r->context, op.op, "cpu", &typed_unary, const_cast<UnaryMath*>(&op), AXLE_HERE))
+    if (axle_status s =
+            r->register_kernel(r->context, op.op, "cpu", &typed_unary, const_cast<UnaryMath*>(&op), AXLE_HERE))
       return s;
   return AXLE_OK;
 }

@@ -46,10 +46,10 @@ axle_status reduce(const axle_kernel_call* c, bool mean) {
   }
   std::vector<Acc> acc(static_cast<size_t>(groups), Acc{});
   const axle_dtype acc_dtype = std::is_same_v<Acc, double> ? AXLE_DTYPE_FLOAT64 : AXLE_DTYPE_INT64;
-  const axle_tensor_view acc_in = {sizeof(axle_tensor_view), acc.data(), acc_dtype, in.ndim, in.sizes, acc_strides.data(), 0, 0};
-  for_each_element<2>(in.ndim, in.sizes, {&acc_in, &in}, [&](char** p) {
-    *reinterpret_cast<Acc*>(p[0]) += load_as<Acc>(p[1], in.dtype);
-  });
+  const axle_tensor_view acc_in = {sizeof(axle_tensor_view), acc.data(), acc_dtype, in.ndim, in.sizes,
+                                   acc_strides.data(),       0,          0};
+  for_each_element<2>(in.ndim, in.sizes, {&acc_in, &in},
+                      [&](char** p) { *reinterpret_cast<Acc*>(p[0]) += load_as<Acc>(p[1], in.dtype); });
   if (mean) {
     for (Acc& a : acc)
       a = count == 0 ? std::numeric_limits<Acc>::quiet_NaN() : static_cast<Acc>(static_cast<double>(a) / count);
@@ -62,7 +62,8 @@ axle_status reduce(const axle_kernel_call* c, bool mean) {
     acc_out_strides[static_cast<size_t>(d)] = s;
     s *= out.sizes[d];
   }
-  const axle_tensor_view acc_out = {sizeof(axle_tensor_view), acc.data(), acc_dtype, out.ndim, out.sizes, acc_out_strides.data(), 0, 0};
+  const axle_tensor_view acc_out = {sizeof(axle_tensor_view), acc.data(), acc_dtype, out.ndim, out.sizes,
+                                    acc_out_strides.data(),   0,          0};
   map_elements<Acc, 1>(out, {&acc_out}, [](Acc v) { return v; });
   return AXLE_OK;
 }
@@ -115,7 +116,7 @@ void reduce_groups(const axle_tensor_view& in, const Mask& reduced, const std::a
   }
   // The input seen through the output's shape: each element is a group's first value.
   const axle_tensor_view group = {sizeof(axle_tensor_view), in.data, in.dtype, out.ndim, out.sizes,
-                                  kept_strides.data(), 0, 0};
+                                  kept_strides.data(),      0,       0};
   int64_t count = 1;
   for (int64_t s : red_sizes) count *= s;
   std::vector<T> values(static_cast<size_t>(count));
@@ -162,7 +163,7 @@ void for_each_line(const axle_tensor_view& in, int64_t dim, const std::array<con
     const axle_tensor_view& v = k < N ? *outs[k] : in;
     if (k < N) out_steps[k] = scalar ? 0 : v.strides[dim] * static_cast<int64_t>(dtype_size(v.dtype));
     rest[k] = {sizeof(axle_tensor_view), v.data, v.dtype, static_cast<int32_t>(rest_sizes.size()), rest_sizes.data(),
-               rest_strides[k].data(), 0, 0};
+               rest_strides[k].data(),   0,      0};
     views[k] = &rest[k];
   }
   std::vector<T> line(static_cast<size_t>(n));
@@ -175,19 +176,25 @@ void for_each_line(const axle_tensor_view& in, int64_t dim, const std::array<con
 
 template <typename T>
 bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-  else return false;
+  if constexpr (std::is_floating_point_v<T>)
+    return std::isnan(v);
+  else
+    return false;
 }
 // Wrapping integer arithmetic (as torch's int64 overflow), exact float arithmetic.
 template <typename T>
 T mul(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return a * b;
-  else return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  if constexpr (std::is_floating_point_v<T>)
+    return a * b;
+  else
+    return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 template <typename T>
 T add(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return a + b;
-  else return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  if constexpr (std::is_floating_point_v<T>)
+    return a + b;
+  else
+    return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
 // NaN is the greatest value (sort order) / the extreme of max and min (propagation).
 template <typename T>
@@ -239,8 +246,10 @@ struct Extreme {
       if (what != Out::Value)
         store_from<int64_t>(p[what == Out::Both ? 1 : 0], AXLE_DTYPE_INT64, static_cast<int64_t>(i));
     };
-    if (what == Out::Both) reduce_groups<T, 2>(in, m, {&c->outputs[0], &c->outputs[1]}, body);
-    else reduce_groups<T, 1>(in, m, {&c->outputs[0]}, body);
+    if (what == Out::Both)
+      reduce_groups<T, 2>(in, m, {&c->outputs[0], &c->outputs[1]}, body);
+    else
+      reduce_groups<T, 1>(in, m, {&c->outputs[0]}, body);
     return AXLE_OK;
   }
 };
@@ -294,8 +303,10 @@ axle_status norm(void*, const axle_kernel_call* c) {
       r = std::fabs(v[0]);
       for (double x : v) {
         const double a = std::fabs(x);
-        if (std::isnan(a) || std::isnan(r)) r = std::numeric_limits<double>::quiet_NaN();
-        else r = ord > 0 ? std::max(r, a) : std::min(r, a);
+        if (std::isnan(a) || std::isnan(r))
+          r = std::numeric_limits<double>::quiet_NaN();
+        else
+          r = ord > 0 ? std::max(r, a) : std::min(r, a);
       }
     } else if (ord == 0) {
       for (double x : v) r += x != 0 ? 1 : 0;

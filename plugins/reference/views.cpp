@@ -14,18 +14,10 @@ namespace {
 // Copies one element of `size` bytes (1, 2, 4 or 8).
 inline void copy_element(char* dst, const char* src, size_t size) {
   switch (size) {
-    case 1:
-      *dst = *src;
-      break;
-    case 2:
-      std::memcpy(dst, src, 2);
-      break;
-    case 4:
-      std::memcpy(dst, src, 4);
-      break;
-    default:
-      std::memcpy(dst, src, 8);
-      break;
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, 8); break;
   }
 }
 

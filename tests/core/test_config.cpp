@@ -28,7 +28,8 @@ static std::string error_of(const std::string& text) {
 TEST_CASE("a valid config parses") {
   const Config c = Config::parse(R"({"plugin_paths": ["/a", "/b"], "log_level": "info",
       "fallback": {"policy": "error", "devices": {"sim": "silent"}},
-      "plugins": {"reference": {"enabled": true, "rank": 3}}})", "test.json");
+      "plugins": {"reference": {"enabled": true, "rank": 3}}})",
+                                 "test.json");
   REQUIRE(c.plugin_paths.has_value());
   CHECK(c.plugin_paths->size() == 2);
   CHECK(*c.fallback_policy == FallbackPolicy::Error);
@@ -62,7 +63,8 @@ TEST_CASE("later layers win") {
 
 TEST_CASE("plugin options and cpu.threads") {
   const Config c = Config::parse(R"({"plugins": {"cpu": {"options": {"threads": 2, "mode": "fast"}}},
-                                     "cpu": {"threads": 3}})", "opts.json");
+                                     "cpu": {"threads": 3}})",
+                                 "opts.json");
   CHECK(c.plugins.at("cpu").options.at("threads") == "2");
   CHECK(c.plugins.at("cpu").options.at("mode") == "\"fast\"");  // kept as JSON text
   CHECK(*c.cpu_threads == 3);
@@ -77,10 +79,12 @@ TEST_CASE("plugin options and cpu.threads") {
   CHECK(base.plugins.at("cpu").options.at("mode") == "\"fast\"");
 }
 
-TEST_CASE("system and user files are layers between the defaults and AXLE_CONFIG; config_sources names each value's layer") {
+TEST_CASE(
+    "system and user files are layers between the defaults and AXLE_CONFIG; config_sources names each value's layer") {
   const std::string dir = "/tmp/axle_test_config_layers";
   std::filesystem::create_directories(dir + "/xdg/axle");
-  std::ofstream(dir + "/system.json") << R"({"log_level": "info", "cpu": {"threads": 3}, "plugins": {"x": {"rank": 7}}})";
+  std::ofstream(dir + "/system.json")
+      << R"({"log_level": "info", "cpu": {"threads": 3}, "plugins": {"x": {"rank": 7}}})";
   std::ofstream(dir + "/xdg/axle/config.json") << R"({"log_level": "error", "cpu": {"threads": 5}})";
   std::ofstream(dir + "/file.json") << R"({"cpu": {"threads": 2}})";
   const char* level_env = std::getenv("AXLE_LOG_LEVEL");  // meson sets it: the environment layer would win
@@ -91,9 +95,9 @@ TEST_CASE("system and user files are layers between the defaults and AXLE_CONFIG
   setenv("AXLE_CONFIG", (dir + "/file.json").c_str(), 1);
   reload_config();
   const Config c = effective_config();
-  CHECK(*c.cpu_threads == 2);             // AXLE_CONFIG beats the user and system files
-  CHECK(*c.log_level == "error");         // the user file beats the system file
-  CHECK(*c.plugins.at("x").rank == 7);    // only the system file sets it
+  CHECK(*c.cpu_threads == 2);           // AXLE_CONFIG beats the user and system files
+  CHECK(*c.log_level == "error");       // the user file beats the system file
+  CHECK(*c.plugins.at("x").rank == 7);  // only the system file sets it
   auto find = [](const std::string& key) {
     for (const ConfigEntry& e : config_sources())
       if (e.key == key) return e;
@@ -121,7 +125,8 @@ TEST_CASE("issue 8 keys: backends, per-op fallback and target, matmul precision,
   const Config c = Config::parse(R"({"backends": {"allow": ["ref*", "cpu"], "deny": ["cuda*"]},
       "fallback": {"ops": {"conv2d": "error"}, "target": "cpu"}, "matmul_precision": "high",
       "deterministic": true, "log_pattern": "%v", "log_file": "/tmp/x.log",
-      "trace": {"enabled": true, "file": "/tmp/t.json"}})", "test.json");
+      "trace": {"enabled": true, "file": "/tmp/t.json"}})",
+                                 "test.json");
   CHECK(c.backends_allow->size() == 2);
   CHECK(c.backends_deny->at(0) == "cuda*");
   CHECK(c.fallback_by_op.at("conv2d") == FallbackPolicy::Error);
@@ -240,9 +245,10 @@ TEST_CASE("get (the host API's get_option) answers every key of the table") {
     std::string key(k.key);
     for (const char* name : {"<type>", "<op>", "<name>"})
       if (const size_t at = key.find(name); at != std::string::npos)
-        key.replace(at, std::string_view(name).size(), std::string_view(name) == "<op>"     ? "add.Tensor"
-                                                       : std::string_view(name) == "<type>" ? "sim"
-                                                                                            : "x");
+        key.replace(at, std::string_view(name).size(),
+                    std::string_view(name) == "<op>"     ? "add.Tensor"
+                    : std::string_view(name) == "<type>" ? "sim"
+                                                         : "x");
     CAPTURE(key);
     CHECK(expected.count(key) == 1);
   }

@@ -1,8 +1,8 @@
 // Every dtype x view op: sizes, strides, storage sharing and values; errors.
 #include <axle/axle.h>
 
-#include <axle/plugin/helpers.hpp>
 #include <doctest/doctest.h>
+#include <axle/plugin/helpers.hpp>
 
 using namespace axle;
 
@@ -24,7 +24,9 @@ double at(const Tensor& t, const IntList& idx) {
                                  static_cast<axle_dtype>(t.dtype()));
 }
 
-double expect(DType d, int64_t linear) { return d == kBool ? static_cast<double>(linear % 2) : static_cast<double>(linear); }
+double expect(DType d, int64_t linear) {
+  return d == kBool ? static_cast<double>(linear % 2) : static_cast<double>(linear);
+}
 
 }  // namespace
 

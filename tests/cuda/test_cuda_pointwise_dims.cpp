@@ -92,8 +92,14 @@ void kernel_tuples(const Ix& ix, int nops, int64_t n, std::vector<Tuple>* out) {
 struct View {
   std::vector<int64_t> sizes, strides;
   axle_tensor_view v() const {
-    return {sizeof(axle_tensor_view), nullptr, AXLE_DTYPE_FLOAT32, static_cast<int32_t>(sizes.size()),
-            sizes.data(), strides.data(), 0, 0};
+    return {sizeof(axle_tensor_view),
+            nullptr,
+            AXLE_DTYPE_FLOAT32,
+            static_cast<int32_t>(sizes.size()),
+            sizes.data(),
+            strides.data(),
+            0,
+            0};
   }
 };
 std::ostream& operator<<(std::ostream& os, const View& v) {

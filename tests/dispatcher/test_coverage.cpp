@@ -46,9 +46,9 @@ TEST_CASE("coverage: one row per op, one column per plugin and device type") {
   CHECK(cell(m, "add.Tensor", "cpu_high/cpu") == Coverage::Kernel);
   CHECK(cell(m, "mul.Tensor", "cpu_high/cpu") == Coverage::FallsThrough);  // the reference kernel runs it
   CHECK(cell(m, "add.Tensor", "arena/arena") == Coverage::Kernel);
-  CHECK(cell(m, "softsign", "arena/arena") == Coverage::Composite);        // no arena kernel, a composite
+  CHECK(cell(m, "softsign", "arena/arena") == Coverage::Composite);  // no arena kernel, a composite
   CHECK(cell(m, "sum", "arena/arena") == Coverage::Composite);
-  CHECK(cell(m, "neg", "arena/arena") == Coverage::HostFallback);          // no kernel, no composite
+  CHECK(cell(m, "neg", "arena/arena") == Coverage::HostFallback);  // no kernel, no composite
   CHECK(cell(m, "sum", "cpu_high/cpu") == Coverage::Composite);
   // The reference plugin implements every built-in op that has no composite; a
   // composite covers the rest even where a plugin ranked above it has a kernel.

@@ -6,11 +6,11 @@
 
 #include <doctest/doctest.h>
 
+#include <dlfcn.h>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
-#include <dlfcn.h>
 #include <vector>
 
 using namespace axle;
@@ -32,7 +32,7 @@ TEST_CASE("arena tensors are created, computed and copied through the plugin") {
   const Tensor a = ones({2, 3}, kArena);
   CHECK(a.device() == Device("arena:0"));
   CHECK_THROWS_AS(a.data_ptr<float>(), DeviceError);  // not host-addressable
-  const Tensor b = a + 1;  // the CPU scalar joins the arena tensor
+  const Tensor b = a + 1;                             // the CPU scalar joins the arena tensor
   CHECK(b.device() == Device("arena:0"));
   CHECK(values(b) == std::vector<double>(6, 2.0));
   CHECK(values(a * b) == std::vector<double>(6, 2.0));
@@ -40,7 +40,7 @@ TEST_CASE("arena tensors are created, computed and copied through the plugin") {
   const Tensor dev = host.to(Device("arena:1"));
   CHECK(dev.device() == Device("arena:1"));
   CHECK(values(dev) == values(host));
-  CHECK(values(dev.to(Device("arena:0"))) == values(host));  // device to device
+  CHECK(values(dev.to(Device("arena:0"))) == values(host));         // device to device
   CHECK(values(host.t().to(Device("arena"))) == values(host.t()));  // non-contiguous source
   CHECK(b.select(0, 1).select(0, 2).item<float>() == 2.0f);
   CHECK(sum(ones({1}, kArena)).item<double>() == 1.0);
@@ -107,8 +107,7 @@ TEST_CASE("fallback.ops: a per-operator policy overrides the device's; fallback.
   Config bad_target;
   bad_target.fallback_target = "arena";
   configure(bad_target);
-  CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("fallback.target 'arena:0'"),
-                       ConfigError);
+  CHECK_THROWS_WITH_AS((void)axle::exp(ones({2}, kArena)), doctest::Contains("fallback.target 'arena:0'"), ConfigError);
   // A target that lacks the op too: the op is missing (NotImplementedError), not a config mistake.
   bad_target.fallback_target = "arena2";
   configure(bad_target);
@@ -242,7 +241,7 @@ TEST_CASE("pinned host memory (ABI 1.1): allocated and freed through the device 
     s.synchronize();
     CHECK(values(d) == values(t));
   }
-  CHECK(live() == before);  // freed through host_free when the last handle went
+  CHECK(live() == before);                                       // freed through host_free when the last handle went
   CHECK_THROWS_AS(ones({2}, kArena).pin_memory(), DeviceError);  // device tensors cannot be pinned
   CHECK_THROWS_AS(ones({2}).pin_memory(std::string("cpu")), NotImplementedError);  // the host runtime has none
 }
@@ -329,7 +328,7 @@ TEST_CASE("host allocator: large blocks are cached, start at staggered cache lin
       addrs.push_back(reinterpret_cast<uintptr_t>(live.back().data_ptr()));
     }
     for (int i = 0; i < 4; ++i) {
-      CHECK(addrs[i] % 64 == 0);  // vector loads stay aligned
+      CHECK(addrs[i] % 64 == 0);                                               // vector loads stay aligned
       CHECK(values(live[i].slice(0, n - 2, n)) == std::vector<double>(2, i));  // the block's whole length is usable
     }
     // Consecutive new blocks never share an offset within a 4 KiB page (the

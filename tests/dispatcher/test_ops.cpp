@@ -67,7 +67,8 @@ TEST_CASE("binary ops broadcast and promote like torch") {
   try {
     (void)(a + from({1, 2}, {2}));
   } catch (const ShapeError& e) {
-    CHECK(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2)") != std::string::npos);
+    CHECK(std::string(e.what()).find("The size of tensor a (3) must match the size of tensor b (2)") !=
+          std::string::npos);
   }
   // Integer arithmetic wraps like torch's.
   CHECK(values(from({127}, {1}, kInt8) + from({1}, {1}, kInt8)) == std::vector<double>{-128});
@@ -166,7 +167,10 @@ TEST_CASE("from_blob wraps external memory and runs the deleter") {
   static int deleted = 0;
   float* data = new float[6]{1, 2, 3, 4, 5, 6};
   {
-    Tensor t = from_blob(data, {2, 3}, {3, 1}, [](void* p) { delete[] static_cast<float*>(p); ++deleted; });
+    Tensor t = from_blob(data, {2, 3}, {3, 1}, [](void* p) {
+      delete[] static_cast<float*>(p);
+      ++deleted;
+    });
     CHECK(sum(t).item<double>() == 21);
     CHECK(t.data_ptr<float>() == data);
   }

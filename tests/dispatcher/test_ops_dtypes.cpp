@@ -23,7 +23,9 @@ Tensor bools() {
   return t;
 }
 
-Tensor make(DType d) { return d == kBool ? bools() : arange(1, 7, 1, TensorOptions().dtype(kFloat64)).reshape({2, 3}).to(d); }
+Tensor make(DType d) {
+  return d == kBool ? bools() : arange(1, 7, 1, TensorOptions().dtype(kFloat64)).reshape({2, 3}).to(d);
+}
 
 }  // namespace
 

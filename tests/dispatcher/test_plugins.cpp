@@ -167,7 +167,7 @@ TEST_CASE("an ABI 1.0 device plugin loads into this 1.1 core; its table is read 
   CHECK(old->status == PluginStatus::Loaded);
   DeviceRuntime& rt = device_runtime(DeviceType("old10"));
   CHECK(rt.device_count() == 1);
-  CHECK_FALSE(rt.supports_pinned_memory());  // its garbage 1.1 fields were never read
+  CHECK_FALSE(rt.supports_pinned_memory());                     // its garbage 1.1 fields were never read
   const Tensor t = ones({3}, TensorOptions().device("old10"));  // fill_ through the host fallback
   CHECK(t.cpu().sum().item<double>() == 3.0);
   CHECK_THROWS_AS(ones({2}).pin_memory(std::string("old10")), NotImplementedError);

@@ -21,8 +21,8 @@ TEST_CASE("PyTorch schemas parse") {
   CHECK(w.arguments[0].is_write);
   CHECK(*w.arguments[0].alias == "a");
 
-  const auto m = FunctionSchema::parse(
-      "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
+  const auto m =
+      FunctionSchema::parse("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
   CHECK(m.returns.size() == 2);
   CHECK(m.returns[1].name == "indices");
 
@@ -41,27 +41,28 @@ TEST_CASE("PyTorch schemas parse") {
   CHECK_FALSE(ix.arguments[1].type.optional);
   CHECK(ix.arguments[1].type.str() == "Tensor?[]");
   CHECK_FALSE(l.arguments[0].type.optional_elements);
-  const auto d = FunctionSchema::parse(
-      "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor");
+  const auto d = FunctionSchema::parse("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor");
   CHECK(d.arguments[2].type.kind == ArgKind::Str);
   const auto v = FunctionSchema::parse("myapp::scale(Tensor x, float s) -> Tensor");
   CHECK(v.ns == "myapp");
   CHECK(v.full_name() == "myapp::scale");
-  const auto e = FunctionSchema::parse("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor");
+  const auto e = FunctionSchema::parse(
+      "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor");
   CHECK(e.arguments[1].type.optional);
   CHECK(e.arguments[3].default_value->is_none());
   CHECK(FunctionSchema::parse("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]").arguments.size() == 2);
   CHECK(FunctionSchema::parse("foo() -> ()").returns.empty());
-  CHECK(FunctionSchema::parse("gelu(Tensor self, *, str approximate='none') -> Tensor").arguments[1].default_value->str() ==
-        "none");
+  CHECK(FunctionSchema::parse("gelu(Tensor self, *, str approximate='none') -> Tensor")
+            .arguments[1]
+            .default_value->str() == "none");
 }
 
 TEST_CASE("malformed schemas are SchemaErrors naming the column") {
   const char* bad[] = {
-      "",                                    // no name
-      "add(Tensor self",                     // unterminated
-      "add(Tensor self) Tensor",             // missing ->
-      "add(Tensr self) -> Tensor",           // unknown type
+      "",                                         // no name
+      "add(Tensor self",                          // unterminated
+      "add(Tensor self) Tensor",                  // missing ->
+      "add(Tensr self) -> Tensor",                // unknown type
       "add(Tensor self, Tensor self) -> Tensor",  // duplicate name
       "add(Tensor self, int x=abc) -> Tensor",    // bad default
       "add(Tensor self, bool b=1) -> Tensor",     // bad bool default

@@ -3,8 +3,8 @@
 
 #include <doctest/doctest.h>
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 

@@ -44,13 +44,15 @@ _Static_assert(sizeof(axle_device_properties) == 152, "ABI 1.0: sizeof(axle_devi
 _Static_assert(offsetof(axle_device_properties, struct_size) == 0, "ABI 1.0: axle_device_properties.struct_size");
 _Static_assert(offsetof(axle_device_properties, name) == 8, "ABI 1.0: axle_device_properties.name");
 _Static_assert(offsetof(axle_device_properties, total_memory) == 136, "ABI 1.0: axle_device_properties.total_memory");
-_Static_assert(offsetof(axle_device_properties, host_accessible) == 144, "ABI 1.0: axle_device_properties.host_accessible");
+_Static_assert(offsetof(axle_device_properties, host_accessible) == 144,
+               "ABI 1.0: axle_device_properties.host_accessible");
 _Static_assert(offsetof(axle_device_properties, reserved0) == 148, "ABI 1.0: axle_device_properties.reserved0");
 _Static_assert(sizeof(axle_allocator_stats) == 48, "ABI 1.0: sizeof(axle_allocator_stats)");
 _Static_assert(offsetof(axle_allocator_stats, struct_size) == 0, "ABI 1.0: axle_allocator_stats.struct_size");
 _Static_assert(offsetof(axle_allocator_stats, allocated_bytes) == 8, "ABI 1.0: axle_allocator_stats.allocated_bytes");
 _Static_assert(offsetof(axle_allocator_stats, reserved_bytes) == 16, "ABI 1.0: axle_allocator_stats.reserved_bytes");
-_Static_assert(offsetof(axle_allocator_stats, peak_allocated_bytes) == 24, "ABI 1.0: axle_allocator_stats.peak_allocated_bytes");
+_Static_assert(offsetof(axle_allocator_stats, peak_allocated_bytes) == 24,
+               "ABI 1.0: axle_allocator_stats.peak_allocated_bytes");
 _Static_assert(offsetof(axle_allocator_stats, num_allocs) == 32, "ABI 1.0: axle_allocator_stats.num_allocs");
 _Static_assert(offsetof(axle_allocator_stats, num_frees) == 40, "ABI 1.0: axle_allocator_stats.num_frees");
 _Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_0 == 160, "ABI 1.0: sizeof(axle_device_interface)");
@@ -58,7 +60,8 @@ _Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_1 == 176, "ABI 1.1: sizeof(axle_dev
 _Static_assert(AXLE_DEVICE_INTERFACE_SIZE_V1_2 == 192, "ABI 1.2: sizeof(axle_device_interface)");
 _Static_assert(sizeof(axle_device_interface) == 200, "ABI 1.3: sizeof(axle_device_interface)");
 _Static_assert(offsetof(axle_device_interface, copy_peer) == 192, "ABI 1.3: axle_device_interface.copy_peer");
-_Static_assert(offsetof(axle_device_interface, allocate_on_stream) == 176, "ABI 1.2: axle_device_interface.allocate_on_stream");
+_Static_assert(offsetof(axle_device_interface, allocate_on_stream) == 176,
+               "ABI 1.2: axle_device_interface.allocate_on_stream");
 _Static_assert(offsetof(axle_device_interface, record_stream) == 184, "ABI 1.2: axle_device_interface.record_stream");
 _Static_assert(offsetof(axle_device_interface, host_alloc) == 160, "ABI 1.1: axle_device_interface.host_alloc");
 _Static_assert(offsetof(axle_device_interface, host_free) == 168, "ABI 1.1: axle_device_interface.host_free");
@@ -73,13 +76,17 @@ _Static_assert(offsetof(axle_device_interface, copy) == 56, "ABI 1.0: axle_devic
 _Static_assert(offsetof(axle_device_interface, synchronize) == 64, "ABI 1.0: axle_device_interface.synchronize");
 _Static_assert(offsetof(axle_device_interface, stream_create) == 72, "ABI 1.0: axle_device_interface.stream_create");
 _Static_assert(offsetof(axle_device_interface, stream_destroy) == 80, "ABI 1.0: axle_device_interface.stream_destroy");
-_Static_assert(offsetof(axle_device_interface, stream_synchronize) == 88, "ABI 1.0: axle_device_interface.stream_synchronize");
+_Static_assert(offsetof(axle_device_interface, stream_synchronize) == 88,
+               "ABI 1.0: axle_device_interface.stream_synchronize");
 _Static_assert(offsetof(axle_device_interface, event_create) == 96, "ABI 1.0: axle_device_interface.event_create");
 _Static_assert(offsetof(axle_device_interface, event_destroy) == 104, "ABI 1.0: axle_device_interface.event_destroy");
 _Static_assert(offsetof(axle_device_interface, event_record) == 112, "ABI 1.0: axle_device_interface.event_record");
-_Static_assert(offsetof(axle_device_interface, event_synchronize) == 120, "ABI 1.0: axle_device_interface.event_synchronize");
-_Static_assert(offsetof(axle_device_interface, stream_wait_event) == 128, "ABI 1.0: axle_device_interface.stream_wait_event");
-_Static_assert(offsetof(axle_device_interface, allocator_stats) == 136, "ABI 1.0: axle_device_interface.allocator_stats");
+_Static_assert(offsetof(axle_device_interface, event_synchronize) == 120,
+               "ABI 1.0: axle_device_interface.event_synchronize");
+_Static_assert(offsetof(axle_device_interface, stream_wait_event) == 128,
+               "ABI 1.0: axle_device_interface.stream_wait_event");
+_Static_assert(offsetof(axle_device_interface, allocator_stats) == 136,
+               "ABI 1.0: axle_device_interface.allocator_stats");
 _Static_assert(offsetof(axle_device_interface, empty_cache) == 144, "ABI 1.0: axle_device_interface.empty_cache");
 _Static_assert(offsetof(axle_device_interface, last_error) == 152, "ABI 1.0: axle_device_interface.last_error");
 _Static_assert(sizeof(axle_registrar) == 48, "ABI 1.0: sizeof(axle_registrar)");
@@ -97,9 +104,11 @@ _Static_assert(offsetof(axle_plugin_descriptor, reserved0) == 12, "ABI 1.0: axle
 _Static_assert(offsetof(axle_plugin_descriptor, name) == 16, "ABI 1.0: axle_plugin_descriptor.name");
 _Static_assert(offsetof(axle_plugin_descriptor, version) == 24, "ABI 1.0: axle_plugin_descriptor.version");
 _Static_assert(offsetof(axle_plugin_descriptor, device_types) == 32, "ABI 1.0: axle_plugin_descriptor.device_types");
-_Static_assert(offsetof(axle_plugin_descriptor, num_device_types) == 40, "ABI 1.0: axle_plugin_descriptor.num_device_types");
+_Static_assert(offsetof(axle_plugin_descriptor, num_device_types) == 40,
+               "ABI 1.0: axle_plugin_descriptor.num_device_types");
 _Static_assert(offsetof(axle_plugin_descriptor, default_rank) == 44, "ABI 1.0: axle_plugin_descriptor.default_rank");
-_Static_assert(offsetof(axle_plugin_descriptor, register_plugin) == 48, "ABI 1.0: axle_plugin_descriptor.register_plugin");
+_Static_assert(offsetof(axle_plugin_descriptor, register_plugin) == 48,
+               "ABI 1.0: axle_plugin_descriptor.register_plugin");
 #endif
 
 _Static_assert(AXLE_ABI_MAJOR == 1, "this table is ABI 1");

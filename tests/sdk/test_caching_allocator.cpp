@@ -22,7 +22,7 @@ struct FakeDevice {
   size_t used = 0;
   uintptr_t next = 0x10000;
   std::map<void*, size_t> blocks;
-  std::map<int, int> queued, done;  // per stream: work items enqueued / completed
+  std::map<int, int> queued, done;            // per stream: work items enqueued / completed
   std::map<int, std::pair<int, int>> events;  // id -> (stream, ticket)
   int next_event = 1;
   bool events_fail = false;
@@ -153,7 +153,7 @@ TEST_CASE("caching allocator: small requests are carved from one segment and mer
   a.deallocate(y);
   a.deallocate(x);
   a.empty_cache();
-  CHECK(dev.frees == 0);  // z still lives in the segment
+  CHECK(dev.frees == 0);          // z still lives in the segment
   CHECK(alloc(a, 4096, 0) == x);  // the merged x+y block (4096 B) is the best fit
   a.deallocate(x);
   a.deallocate(z);
@@ -198,7 +198,7 @@ TEST_CASE("caching allocator: large blocks split only when more than 1 MiB would
   constexpr size_t MiB = size_t{1} << 20;
   FakeDevice dev;
   Allocator a(FakeBackend{&dev});
-  char* p = static_cast<char*>(alloc(a, 3 * MiB, 0));  // a 20 MiB segment, split
+  char* p = static_cast<char*>(alloc(a, 3 * MiB, 0));         // a 20 MiB segment, split
   char* q = static_cast<char*>(alloc(a, 16 * MiB + 512, 0));  // 1 MiB - 512 left: taken whole
   CHECK(q == p + 3 * MiB);
   CHECK(dev.mallocs == 1);
@@ -310,11 +310,11 @@ TEST_CASE("caching allocator: record_stream holds the block until that stream's 
   REQUIRE(a.record_stream(x, 2) == AXLE_OK);
   REQUIRE(a.record_stream(x, 2) == AXLE_OK);  // recorded once
   REQUIRE(a.record_stream(x, 1) == AXLE_OK);  // its own stream: nothing to wait for
-  dev.enqueue(2);  // a kernel on stream 2 reads x
+  dev.enqueue(2);                             // a kernel on stream 2 reads x
   REQUIRE(a.deallocate(x) == AXLE_OK);
   dev.enqueue(2);  // later work on stream 2 does not hold the block
   void* y = alloc(a, 4096, 1);
-  CHECK(y != x);  // stream 2's read may still be running
+  CHECK(y != x);    // stream 2's read may still be running
   dev.done[2] = 1;  // the read finished
   CHECK(alloc(a, 4096, 1) == x);
   CHECK(dev.stream_syncs.empty());

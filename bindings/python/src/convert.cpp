@@ -62,8 +62,9 @@ std::optional<Device> as_device(const py::handle& obj) {
 
 MemoryFormat as_memory_format(const py::handle& obj) {
   if (!py::hasattr(obj, "_axle_memory_format"))
-    throw ArgumentTypeError("expected an axle memory format (axle.channels_last, axle.contiguous_format, "
-                            "axle.preserve_format)");
+    throw ArgumentTypeError(
+        "expected an axle memory format (axle.channels_last, axle.contiguous_format, "
+        "axle.preserve_format)");
   return memory_format_from_name(obj.attr("_axle_memory_format").cast<std::string>());
 }
 
@@ -200,8 +201,9 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
   AXLE_CHECK(depth == f.shape.size(), ValueError, "tensor(): ragged nested sequence (a number at dim ", depth,
              " where a sequence of ", depth < f.shape.size() ? f.shape[depth] : 0, " was expected)");
   std::optional<Scalar> s = as_scalar(obj);
-  if (!s) throw ArgumentTypeError("tensor(): could not convert an object of type " +
-                               std::string(py::str(obj.get_type().attr("__name__"))) + " to a number");
+  if (!s)
+    throw ArgumentTypeError("tensor(): could not convert an object of type " +
+                            std::string(py::str(obj.get_type().attr("__name__"))) + " to a number");
   f.any_float |= s->is_floating_point();
   f.any_int |= s->is_integral();
   f.all_bool &= s->is_bool();

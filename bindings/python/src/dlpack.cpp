@@ -51,15 +51,17 @@ DType axle_dtype_of(const DLDataType& t) {
   if (t.code == kDLInt && t.bits == 64) return kInt64;
   if (t.code == kDLUInt && t.bits == 8) return kUInt8;
   if (t.code == 6 /* kDLBool, DLPack >= 0.8 */ && t.bits == 8) return kBool;
-  throw DTypeError(detail::concat("from_dlpack(): unsupported DLPack dtype (code ", int(t.code), ", bits ",
-                                  int(t.bits), ")"));
+  throw DTypeError(
+      detail::concat("from_dlpack(): unsupported DLPack dtype (code ", int(t.code), ", bits ", int(t.bits), ")"));
 }
 
 void capsule_destructor(PyObject* capsule) {
   if (PyCapsule_IsValid(capsule, "used_dltensor")) return;  // a consumer owns it now
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
-  if (m && m->deleter) m->deleter(m);
-  else PyErr_Clear();
+  if (m && m->deleter)
+    m->deleter(m);
+  else
+    PyErr_Clear();
 }
 
 // The DLPack device of an axle device: CPU memory, or CUDA memory of "cuda:N".
@@ -130,9 +132,9 @@ const char* typestr(DType d) {
 }
 
 DType dtype_of_typestr(const std::string& s) {
-  static const std::pair<const char*, DType> kTypes[] = {
-      {"<f4", kFloat32}, {"<f8", kFloat64}, {"<f2", kFloat16}, {"|i1", kInt8},  {"|u1", kUInt8},
-      {"<i2", kInt16},   {"<i4", kInt32},   {"<i8", kInt64},   {"|b1", kBool}};
+  static const std::pair<const char*, DType> kTypes[] = {{"<f4", kFloat32}, {"<f8", kFloat64}, {"<f2", kFloat16},
+                                                         {"|i1", kInt8},    {"|u1", kUInt8},   {"<i2", kInt16},
+                                                         {"<i4", kInt32},   {"<i8", kInt64},   {"|b1", kBool}};
   for (const auto& [name, d] : kTypes)
     if (s == name) return d;
   throw DTypeError("__cuda_array_interface__: unsupported typestr '" + s + "'");
@@ -200,13 +202,14 @@ Tensor from_cuda_array_interface(const py::object& obj, int device_index) {
   void* ptr = reinterpret_cast<void*>(data[0].cast<uintptr_t>());
   if (cai.contains("stream") && !cai["stream"].is_none()) synchronize(device);  // the producer's queued work
   auto* keep = new py::object(obj);
-  return from_blob(ptr, sizes, strides,
-                   [keep](void*) {
-                     if (!Py_IsInitialized()) return;
-                     py::gil_scoped_acquire gil;
-                     delete keep;
-                   },
-                   TensorOptions().dtype(dt).device(device));
+  return from_blob(
+      ptr, sizes, strides,
+      [keep](void*) {
+        if (!Py_IsInitialized()) return;
+        py::gil_scoped_acquire gil;
+        delete keep;
+      },
+      TensorOptions().dtype(dt).device(device));
 }
 
 // ---------------------------------------------------------------- from_dlpack
@@ -227,13 +230,14 @@ Tensor from_dlpack(const py::object& obj) {
   for (int64_t s : strides) AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative strides are not supported");
   void* data = static_cast<char*>(dl.data) + dl.byte_offset;
   // The producer's deleter may touch Python objects (numpy's does): hold the GIL.
-  Tensor t = from_blob(data, sizes, strides,
-                       [m](void*) {
-                         if (!m->deleter || !Py_IsInitialized()) return;
-                         py::gil_scoped_acquire gil;
-                         m->deleter(m);
-                       },
-                       TensorOptions().dtype(dt).device(device));
+  Tensor t = from_blob(
+      data, sizes, strides,
+      [m](void*) {
+        if (!m->deleter || !Py_IsInitialized()) return;
+        py::gil_scoped_acquire gil;
+        m->deleter(m);
+      },
+      TensorOptions().dtype(dt).device(device));
   PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // ownership moved to `t`
   return t;
 }

@@ -23,8 +23,7 @@ std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t
   size_t positional = 0;
   for (const Argument& a : s.arguments) positional += a.kwarg_only ? 0 : 1;
   if (nargs > positional) {
-    why = "takes " + std::to_string(positional) + " positional arguments but " + std::to_string(nargs) +
-          " were given";
+    why = "takes " + std::to_string(positional) + " positional arguments but " + std::to_string(nargs) + " were given";
     return std::nullopt;
   }
   PyObject* given[64] = {};
@@ -215,7 +214,8 @@ py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string
   // Method definitions and docs must outlive the function objects: kept forever.
   static std::vector<std::shared_ptr<OpGroup>> keep;
   keep.push_back(group);
-  auto* def = new PyMethodDef{strdup(group->name().c_str()), reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&op_vectorcall)),
+  auto* def = new PyMethodDef{strdup(group->name().c_str()),
+                              reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&op_vectorcall)),
                               METH_FASTCALL | METH_KEYWORDS, strdup(doc.c_str())};
   py::capsule self(static_cast<const void*>(group.get()), "axle.OpGroup");
   PyObject* fn = PyCFunction_NewEx(def, self.ptr(), nullptr);
@@ -260,18 +260,20 @@ void bind_ops(py::module_& m) {
       .def_property_readonly("name", &OpGroup::name)
       .def_property_readonly("schemas", &OpGroup::doc)
       .def_property_readonly("has_self", &OpGroup::has_self)
-      .def("signatures", [](const OpGroup& g) {
-        // Per overload: [(name, type, kwarg_only, default text or None)], number of returns.
-        py::list out;
-        for (const OpHandle& h : g.overloads()) {
-          py::list args;
-          for (const Argument& a : h.schema().arguments)
-            args.append(py::make_tuple(a.name, a.type.str(), a.kwarg_only,
-                                       a.default_value ? py::object(py::str(a.default_text)) : py::object(py::none())));
-          out.append(py::make_tuple(args, h.schema().returns.size()));
-        }
-        return out;
-      })
+      .def("signatures",
+           [](const OpGroup& g) {
+             // Per overload: [(name, type, kwarg_only, default text or None)], number of returns.
+             py::list out;
+             for (const OpHandle& h : g.overloads()) {
+               py::list args;
+               for (const Argument& a : h.schema().arguments)
+                 args.append(
+                     py::make_tuple(a.name, a.type.str(), a.kwarg_only,
+                                    a.default_value ? py::object(py::str(a.default_text)) : py::object(py::none())));
+               out.append(py::make_tuple(args, h.schema().returns.size()));
+             }
+             return out;
+           })
       .def("docs", [](const OpGroup& g) {
         std::vector<std::pair<std::string, std::string>> out;
         for (const OpHandle& h : g.overloads()) out.emplace_back(h.schema().text, "");

@@ -15,8 +15,9 @@ Scalar to_scalar(const py::handle& o) {
   ArgType t;
   t.kind = ArgKind::Scalar;
   std::optional<Value> v = to_value(o, t, why);
-  if (!v) throw ArgumentTypeError("expected a number or a one-element Tensor, got " +
-                                  std::string(py::str(o.get_type().attr("__name__"))));
+  if (!v)
+    throw ArgumentTypeError("expected a number or a one-element Tensor, got " +
+                            std::string(py::str(o.get_type().attr("__name__"))));
   return v->scalar();
 }
 
@@ -53,9 +54,7 @@ struct Indexing {
   bool advanced = false;
 };
 
-bool is_index_tensor_like(const py::handle& h) {
-  return is_tensor(h.ptr()) || py::isinstance<py::list>(h);
-}
+bool is_index_tensor_like(const py::handle& h) { return is_tensor(h.ptr()) || py::isinstance<py::list>(h); }
 
 Indexing apply_indexing(const Tensor& self, const py::handle& idx) {
   std::vector<py::handle> items;
@@ -81,13 +80,15 @@ Indexing apply_indexing(const Tensor& self, const py::handle& idx) {
       else if (is_integral(d, false))
         ++consumed;
       else
-        throw IndexError(detail::concat("tensors used as indices must be long, int, byte or bool tensors, got ",
-                                        dtype_name(d)));
+        throw IndexError(
+            detail::concat("tensors used as indices must be long, int, byte or bool tensors, got ", dtype_name(d)));
       continue;
     }
     if (!PyLong_Check(h.ptr()) && !PySlice_Check(h.ptr()) && !PyIndex_Check(h.ptr()))
-      throw ArgumentTypeError("only integers, slices (`:`), ellipsis (`...`), None, bools and long or bool tensors "
-                              "are valid indices, got " + std::string(py::str(h.get_type().attr("__name__"))));
+      throw ArgumentTypeError(
+          "only integers, slices (`:`), ellipsis (`...`), None, bools and long or bool tensors "
+          "are valid indices, got " +
+          std::string(py::str(h.get_type().attr("__name__"))));
     ++consumed;
   }
   AXLE_CHECK(ellipses <= 1, IndexError, "an index can only have a single ellipsis ('...')");
@@ -192,13 +193,14 @@ Tensor from_buffer(const py::buffer& b) {
   }
   py::object keep = py::reinterpret_borrow<py::object>(b);
   auto* holder = new py::object(std::move(keep));
-  return from_blob(info.ptr, sizes, strides,
-                   [holder](void*) {
-                     if (!Py_IsInitialized()) return;  // interpreter gone: nothing to release
-                     py::gil_scoped_acquire gil;
-                     delete holder;
-                   },
-                   TensorOptions().dtype(*dt).device(Device("cpu")));
+  return from_blob(
+      info.ptr, sizes, strides,
+      [holder](void*) {
+        if (!Py_IsInitialized()) return;  // interpreter gone: nothing to release
+        py::gil_scoped_acquire gil;
+        delete holder;
+      },
+      TensorOptions().dtype(*dt).device(Device("cpu")));
 }
 
 // The buffer protocol (PEP 3118) written against the CPython API: pybind11's
@@ -247,7 +249,6 @@ int tensor_getbuffer(PyObject* obj, Py_buffer* view, int flags) {
 }
 
 void tensor_releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferShape*>(view->internal); }
-
 
 // Arithmetic through the type's number slots (raw CPython API): `a + b` skips
 // pybind11's overload dispatch. The slot receives the operands in source order
@@ -307,21 +308,24 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
   bool copy = kwargs.contains("copy") && kwargs["copy"].cast<bool>();
   bool non_blocking = kwargs.contains("non_blocking") && kwargs["non_blocking"].cast<bool>();
   for (const py::handle& a : args) {
-    if (auto d = as_dtype(a)) dtype = d;
+    if (auto d = as_dtype(a))
+      dtype = d;
     else if (is_tensor(a.ptr())) {
       device = tensor_ref(a.ptr()).device();
       dtype = tensor_ref(a.ptr()).dtype();
-    } else if (auto dv = as_device(a)) device = dv;
-    else throw ArgumentTypeError("to(): expected a device, a dtype or a Tensor, got " +
-                                 std::string(py::str(a.get_type().attr("__name__"))));
+    } else if (auto dv = as_device(a))
+      device = dv;
+    else
+      throw ArgumentTypeError("to(): expected a device, a dtype or a Tensor, got " +
+                              std::string(py::str(a.get_type().attr("__name__"))));
   }
   if (kwargs.contains("dtype")) dtype = as_dtype(kwargs["dtype"]);
   if (kwargs.contains("device")) device = as_device(kwargs["device"]);
   Value format;  // None: preserve_format
   if (kwargs.contains("memory_format") && !kwargs["memory_format"].is_none())
     format = std::string(memory_format_name(as_memory_format(kwargs["memory_format"])));
-  return call_op("to.device", {self, device.value_or(self.device()), dtype.value_or(self.dtype()), non_blocking, copy,
-                               format})[0]
+  return call_op("to.device",
+                 {self, device.value_or(self.device()), dtype.value_or(self.dtype()), non_blocking, copy, format})[0]
       .tensor();
 }
 
@@ -332,48 +336,64 @@ void bind_tensor(py::module_& m) {
   py::setattr(cls.type(), "__module__", py::str("axle"));
   m.attr("Tensor") = cls.type();
   cls.def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.sizes())); })
-      .def("size", [](const Tensor& t, std::optional<int64_t> d) -> py::object {
-        if (d) return py::int_(t.size(*d));
-        return py::tuple(py::cast(t.sizes()));
-      }, py::arg("dim") = py::none())
+      .def(
+          "size",
+          [](const Tensor& t, std::optional<int64_t> d) -> py::object {
+            if (d) return py::int_(t.size(*d));
+            return py::tuple(py::cast(t.sizes()));
+          },
+          py::arg("dim") = py::none())
       .def_property_readonly("dtype", [](const Tensor& t) { return dtype_object(t.dtype()); })
       .def_property_readonly("_device_str", [](const Tensor& t) { return t.device().str(); })
       .def_property_readonly("ndim", &Tensor::dim)
       .def("dim", &Tensor::dim)
       .def("numel", &Tensor::numel)
       .def("element_size", &Tensor::element_size)
-      .def("stride", [](const Tensor& t, std::optional<int64_t> d) -> py::object {
-        if (d) return py::int_(t.stride(*d));
-        return py::tuple(py::cast(t.strides()));
-      }, py::arg("dim") = py::none())
+      .def(
+          "stride",
+          [](const Tensor& t, std::optional<int64_t> d) -> py::object {
+            if (d) return py::int_(t.stride(*d));
+            return py::tuple(py::cast(t.strides()));
+          },
+          py::arg("dim") = py::none())
       .def("storage_offset", &Tensor::storage_offset)
-      .def("is_contiguous", [](const Tensor& t, const py::object& format) {
-        return t.is_contiguous(format.is_none() ? MemoryFormat::Contiguous : as_memory_format(format));
-      }, py::arg("memory_format") = py::none())
+      .def(
+          "is_contiguous",
+          [](const Tensor& t, const py::object& format) {
+            return t.is_contiguous(format.is_none() ? MemoryFormat::Contiguous : as_memory_format(format));
+          },
+          py::arg("memory_format") = py::none())
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("item", [](const Tensor& t) { return from_value(Value(t.item())); })
       .def("tolist", [](const Tensor& t) { return to_list(t); })
-      .def("__len__", [](const Tensor& t) {
-        AXLE_CHECK(t.dim() > 0, ValueError, "len() of a 0-d tensor");
-        return t.sizes()[0];
-      })
+      .def("__len__",
+           [](const Tensor& t) {
+             AXLE_CHECK(t.dim() > 0, ValueError, "len() of a 0-d tensor");
+             return t.sizes()[0];
+           })
       .def("view", [](const Tensor& t, const py::args& a) { return t.view(int_args(a)); })
       .def("permute", [](const Tensor& t, const py::args& a) { return t.permute(int_args(a)); })
       .def("expand", [](const Tensor& t, const py::args& a) { return t.expand(int_args(a)); })
       .def("transpose", &Tensor::transpose, py::arg("dim0"), py::arg("dim1"))
       .def("t", &Tensor::t)
       .def("select", &Tensor::select, py::arg("dim"), py::arg("index"))
-      .def("squeeze", [](const Tensor& t, std::optional<int64_t> d) { return d ? t.squeeze(*d) : t.squeeze(); },
-           py::arg("dim") = py::none())
+      .def(
+          "squeeze", [](const Tensor& t, std::optional<int64_t> d) { return d ? t.squeeze(*d) : t.squeeze(); },
+          py::arg("dim") = py::none())
       .def("unsqueeze", &Tensor::unsqueeze, py::arg("dim"))
-      .def("as_strided", [](const Tensor& t, const IntList& size, const IntList& stride, std::optional<int64_t> off) {
-        return t.as_strided(size, stride, off);
-      }, py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none())
+      .def(
+          "as_strided",
+          [](const Tensor& t, const IntList& size, const IntList& stride, std::optional<int64_t> off) {
+            return t.as_strided(size, stride, off);
+          },
+          py::arg("size"), py::arg("stride"), py::arg("storage_offset") = py::none())
       .def("to", &to)
       .def("cpu", [](const Tensor& t) { return t.cpu(); })
-      .def("pin_memory", [](const Tensor& t, std::optional<std::string> device_type) { return t.pin_memory(device_type); },
-           py::arg("device_type") = py::none(),
-           "A copy in page-locked host memory of a device type (default: the first with devices that offers it).")
+      .def(
+          "pin_memory",
+          [](const Tensor& t, std::optional<std::string> device_type) { return t.pin_memory(device_type); },
+          py::arg("device_type") = py::none(),
+          "A copy in page-locked host memory of a device type (default: the first with devices that offers it).")
       .def("is_pinned", &Tensor::is_pinned)
       .def("record_stream", &Tensor::record_stream, py::arg("stream"),
            "Marks the memory as used by work on `stream`: once released it is not reused before that work is done "
@@ -389,25 +409,28 @@ void bind_tensor(py::module_& m) {
       .def("__gt__", &binary<&gt>, py::is_operator())
       .def("__ge__", &binary<&ge>, py::is_operator())
       .def("__hash__", [](const py::object& self) { return reinterpret_cast<intptr_t>(self.ptr()); })
-      .def("__bool__", [](const Tensor& t) {
-        AXLE_CHECK(t.numel() == 1, ValueError, "Boolean value of Tensor with more than one value is ambiguous");
-        return t.item().to_bool();
-      })
-      .def("__float__", [](const Tensor& t) {
-        AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
-        return t.item().to_double();
-      })
-      .def("__int__", [](const Tensor& t) {
-        AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
-        return t.item().to_int();
-      })
-      .def("__index__", [](const Tensor& t) {
-        if (t.numel() != 1 || !is_integral(t.dtype(), true))
-          throw ArgumentTypeError("only integer tensors of a single element can be converted to an index");
-        return t.item().to_int();
-      })
-      .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
-      ;
+      .def("__bool__",
+           [](const Tensor& t) {
+             AXLE_CHECK(t.numel() == 1, ValueError, "Boolean value of Tensor with more than one value is ambiguous");
+             return t.item().to_bool();
+           })
+      .def("__float__",
+           [](const Tensor& t) {
+             AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
+             return t.item().to_double();
+           })
+      .def("__int__",
+           [](const Tensor& t) {
+             AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
+             return t.item().to_int();
+           })
+      .def("__index__",
+           [](const Tensor& t) {
+             if (t.numel() != 1 || !is_integral(t.dtype(), true))
+               throw ArgumentTypeError("only integer tensors of a single element can be converted to an index");
+             return t.item().to_int();
+           })
+      .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); });
   bind_dlpack(m, cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
         "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");

@@ -1,8 +1,8 @@
 // See tensor_handle.h.
 #include "tensor_handle.h"
 
-#include <new>
 #include <structmember.h>
+#include <new>
 
 namespace axle::python {
 
@@ -36,8 +36,7 @@ PyTypeObject* create_tensor_type(PyType_Slot* extra_slots) {
   };
   for (PyType_Slot* s = extra_slots; s && s->slot; ++s) slots.push_back(*s);
   slots.push_back({0, nullptr});
-  PyType_Spec spec = {"axle.Tensor", static_cast<int>(sizeof(TensorObject)), 0, Py_TPFLAGS_DEFAULT,
-                      slots.data()};
+  PyType_Spec spec = {"axle.Tensor", static_cast<int>(sizeof(TensorObject)), 0, Py_TPFLAGS_DEFAULT, slots.data()};
   PyObject* type = PyType_FromSpec(&spec);
   if (!type) throw py::error_already_set();
   g_type = reinterpret_cast<PyTypeObject*>(type);

@@ -14,8 +14,7 @@ namespace axle::python {
 namespace py = pybind11;
 
 struct TensorObject {
-  PyObject_HEAD
-  Tensor value;
+  PyObject_HEAD Tensor value;
   PyObject* weakrefs;
 };
 

@@ -33,9 +33,9 @@ enum class Layout {
 const char* layout_name(Layout l);
 
 struct Sample {
-  Stack args;          // in schema order; trailing defaulted arguments may be left out
-  std::string note;    // what this case covers: "broadcast [3, 1] x [4]", "transposed", ...
-  std::string error;   // non-empty: the call must raise this class ("ShapeError", "IndexError", ...)
+  Stack args;                 // in schema order; trailing defaulted arguments may be left out
+  std::string note;           // what this case covers: "broadcast [3, 1] x [4]", "transposed", ...
+  std::string error;          // non-empty: the call must raise this class ("ShapeError", "IndexError", ...)
   double rtol = 0, atol = 0;  // > 0: override the dtype's default tolerance for this case
 };
 
@@ -66,11 +66,11 @@ class SampleContext {
 using SampleFn = std::vector<Sample> (*)(SampleContext&);
 
 struct OpSamples {
-  const char* op;           // "add.Tensor"
+  const char* op;  // "add.Tensor"
   SampleFn samples;
   std::vector<DType> dtypes = {};  // dtypes the op is run with; empty: kEveryDType
-  double rtol_scale = 1;    // reductions and transcendental chains: loosen the dtype tolerance
-  bool values = true;       // false: only shapes and dtypes are compared (empty, random ops)
+  double rtol_scale = 1;           // reductions and transcendental chains: loosen the dtype tolerance
+  bool values = true;              // false: only shapes and dtypes are compared (empty, random ops)
 };
 
 // All dtypes, and the common subsets generators use.
@@ -125,10 +125,10 @@ std::string format_report(const std::vector<OpReport>& reports);
 
 // ---- checking a plugin file (`axle check PLUGIN.so`)
 struct CheckResult {
-  std::string name;     // "load", "device contract", "concurrency", or an op
-  std::string device;   // device type ("" for the whole plugin)
-  std::string status;   // "pass" | "fail" | "skip"
-  std::string detail;   // counts, the first failures, or the skip reason
+  std::string name;    // "load", "device contract", "concurrency", or an op
+  std::string device;  // device type ("" for the whole plugin)
+  std::string status;  // "pass" | "fail" | "skip"
+  std::string detail;  // counts, the first failures, or the skip reason
 };
 struct CheckReport {
   std::string plugin, path;

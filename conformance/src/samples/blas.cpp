@@ -25,7 +25,6 @@ std::vector<Sample> matmul_samples(SampleContext& c) {
   return out;
 }
 
-
 const Layout C = Layout::Contiguous, T = Layout::Transposed, S = Layout::Stepped, E = Layout::Expanded,
              O = Layout::Offset;
 // Products run on every dtype torch's CPU kernels support (bool is rejected everywhere).

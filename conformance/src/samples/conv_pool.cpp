@@ -41,16 +41,16 @@ std::vector<Sample> convolution_samples(SampleContext& c) {
             "input channels differ", "ShapeError"),
       fails(conv_args(c.make({2, 4, 5, 5}), c.make({6, 4, 6, 6}), Value(), {1}, {0}, {1}, false, {0}, 1),
             "kernel larger than the padded input", "ShapeError"),
-      fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), {0}, {0}, {1}, false, {0}, 1),
-            "stride 0", "ValueError"),
+      fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), {0}, {0}, {1}, false, {0}, 1), "stride 0",
+            "ValueError"),
       fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), {1}, {-1}, {1}, false, {0}, 1),
             "negative padding", "ValueError"),
       fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), Value(), {1}, {0}, {1}, false, {0}, 0), "groups 0",
             "ValueError"),
       fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), c.make({5}), {1}, {0}, {1}, false, {0}, 1),
             "bias of the wrong size", "ShapeError"),
-      fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}, C, other_dtype(c)), Value(), {1}, {0}, {1}, false,
-                      {0}, 1),
+      fails(conv_args(c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}, C, other_dtype(c)), Value(), {1}, {0}, {1}, false, {0},
+                      1),
             "weight dtype differs", "DTypeError"),
       fails(conv_args(c.make({4, 7, 7}), c.make({6, 4, 3, 3}), Value(), {1}, {0}, {1}, false, {0}, 1),
             "3-d input for a 4-d weight", "ShapeError"),
@@ -60,15 +60,15 @@ std::vector<Sample> convolution_samples(SampleContext& c) {
             "ShapeError"),
   };
   if (dilated_conv(c))
-    out.push_back(ok(conv_args(c.make({1, 4, 9, 8}, T), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {2, 1}, {2, 3},
-                               false, {0}, 2),
-                     "transposed-layout input, dilation (2, 3)"));
+    out.push_back(
+        ok(conv_args(c.make({1, 4, 9, 8}, T), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {2, 1}, {2, 3}, false, {0}, 2),
+           "transposed-layout input, dilation (2, 3)"));
   if (full_conv(c)) {
     out.push_back(ok(conv_args(c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), c.make({3}), {2}, {1}, {1}, true, {1}, 1),
                      "transposed, stride 2, output_padding 1"));
-    out.push_back(ok(conv_args(c.make({1, 4, 4, 3}, S), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {0, 1}, {2, 1},
-                               true, {1, 0}, 2),
-                     "transposed, groups 2, dilation (2, 1)"));
+    out.push_back(ok(
+        conv_args(c.make({1, 4, 4, 3}, S), c.make({4, 2, 2, 3}), c.make({4}), {1, 2}, {0, 1}, {2, 1}, true, {1, 0}, 2),
+        "transposed, groups 2, dilation (2, 1)"));
     out.push_back(
         ok(conv_args(c.make({2, 3, 6}, O), c.make({3, 2, 4}), Value(), {3}, {1}, {1}, true, {2}, 1), "transposed 1-d"));
     out.push_back(fails(conv_args(c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), Value(), {1}, {0}, {1}, true, {1}, 1),
@@ -95,10 +95,10 @@ std::vector<Sample> convolution_out_samples(SampleContext& c) {
          "into a channels_last out"),
   };
   if (full_conv(c))
-    out.push_back(ok(with_out(conv_args(c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), Value(), {2}, {1}, {1}, true,
-                                        {1}, 1),
-                              c.make({2, 3, 10, 10})),
-                     "transposed into out"));
+    out.push_back(
+        ok(with_out(conv_args(c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), Value(), {2}, {1}, {1}, true, {1}, 1),
+                    c.make({2, 3, 10, 10})),
+           "transposed into out"));
   return out;
 }
 
@@ -115,8 +115,8 @@ std::vector<Sample> conv1d_samples(SampleContext& c) {
       fails({c.make({3, 9}), c.make({6, 4, 3})}, "unbatched, channels differ", "ShapeError"),
   };
   if (dilated_conv(c))
-    out.push_back(ok({c.make({2, 3, 11}), c.make({2, 3, 3}), c.make({2}), IntList{1}, IntList{2}, IntList{3}, 1},
-                     "dilation 3"));
+    out.push_back(
+        ok({c.make({2, 3, 11}), c.make({2, 3, 3}), c.make({2}), IntList{1}, IntList{2}, IntList{3}, 1}, "dilation 3"));
   return out;
 }
 

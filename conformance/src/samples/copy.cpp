@@ -50,12 +50,8 @@ std::vector<Sample> reshape_samples(SampleContext& c) {
 
 std::vector<OpSamples> copy_samples() {
   return {
-      {"copy_", &copy_samples_fn},
-      {"clone", &clone_samples},
-      {"contiguous", &clone_samples},
-      {"to.dtype", &to_dtype_samples},
-      {"to.device", &to_device_samples},
-      {"reshape", &reshape_samples},
+      {"copy_", &copy_samples_fn},     {"clone", &clone_samples},         {"contiguous", &clone_samples},
+      {"to.dtype", &to_dtype_samples}, {"to.device", &to_device_samples}, {"reshape", &reshape_samples},
   };
 }
 

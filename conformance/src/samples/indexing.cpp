@@ -29,16 +29,12 @@ Value fill_value(SampleContext& c) {
 Value overflow_value(SampleContext& c) {
   switch (c.dtype()) {
     case kBool:
-    case kFloat64:
-      return Value();
-    case kInt64:
-      return 1e300;
+    case kFloat64: return Value();
+    case kInt64: return 1e300;
     case kFloat32:
     case kFloat16:
-    case kBFloat16:
-      return 1e300;
-    default:
-      return int64_t{1} << 40;
+    case kBFloat16: return 1e300;
+    default: return int64_t{1} << 40;
   }
 }
 DType other_dtype(SampleContext& c) { return c.dtype() == kFloat64 ? kFloat32 : kFloat64; }
@@ -278,7 +274,6 @@ std::vector<Sample> index_put_samples(SampleContext& c) {
       fails({c.make({3, 4}), list({range(c, 0, 2)}), c.make({2, 5})}, "values do not broadcast", "ShapeError"));
   return out;
 }
-
 
 std::vector<Sample> nonzero_samples(SampleContext& c) {
   std::vector<Sample> out = unary_samples(c);

@@ -36,8 +36,8 @@ std::vector<Sample> batch_norm_samples(SampleContext& c) {
   auto stats = [&](int64_t n) { return std::pair{c.make({n}), c.make({n}, C, {}, 0.5, 2)}; };
   if (!norm_dtype(c.dtype())) {
     auto [m, v] = stats(3);
-    return {fails({c.make({2, 3, 4}), Value(), Value(), m, v, false, 0.1, 1e-5, false}, "unsupported dtype",
-                  "DTypeError")};
+    return {
+        fails({c.make({2, 3, 4}), Value(), Value(), m, v, false, 0.1, 1e-5, false}, "unsupported dtype", "DTypeError")};
   }
   std::vector<Sample> out;
   auto [m, v] = stats(3);
@@ -177,9 +177,9 @@ std::vector<Sample> pad_samples(SampleContext& c) {
       ok({c.make({2, 3}), IntList{1, 2}}, "constant, last dim"),
       ok({c.make({2, 3, 4}, T), IntList{1, 0, 2, 1}, "constant", 2.5}, "transposed, 2 dims, value 2.5"),
       ok({c.make({3, 5}, St), IntList{-1, 2, 0, -2}}, "stepped, negative pads crop"),
-      c.dtype() == kUInt8 ? fails({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1",
-                                  "ValueError")
-                          : ok({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1"),
+      c.dtype() == kUInt8
+          ? fails({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1", "ValueError")
+          : ok({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1"),
       ok({c.make({}), IntList{}}, "0-d, no padding"),
       ok({c.make({0, 3}), IntList{1, 1, 1, 1}}, "zero-size grows"),
       ok({c.make({2, 3}, O), IntList{0, -3}}, "offset, cropped to empty"),
@@ -202,8 +202,8 @@ std::vector<Sample> pad_samples(SampleContext& c) {
   out.push_back(ok({c.make({0, 2, 3}), IntList{1, 1}, "reflect"}, "reflect, zero batch"));
   out.push_back(fails({c.make({1, 2, 3}), IntList{3, 0}, "reflect"}, "reflect pad >= size", "ShapeError"));
   out.push_back(fails({c.make({1, 2, 3}), IntList{1, 1}, "reflect", 1.0}, "reflect with a value", "ValueError"));
-  out.push_back(fails({c.make({1, 2, 3, 3}), IntList{1, 1}, "reflect"}, "reflect 1-d pad of a 4-d input",
-                      "NotImplementedError"));
+  out.push_back(
+      fails({c.make({1, 2, 3, 3}), IntList{1, 1}, "reflect"}, "reflect 1-d pad of a 4-d input", "NotImplementedError"));
   out.push_back(fails({c.make({1, 0, 3}), IntList{1, 1}, "replicate"}, "replicate, empty channel", "ShapeError"));
   out.push_back(fails({c.make({1, 2, 3}), IntList{-2, -1}, "replicate"}, "replicate to nothing", "ShapeError"));
   return out;

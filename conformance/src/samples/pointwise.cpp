@@ -103,8 +103,8 @@ std::vector<OpSamples> pointwise_samples() {
   for (const char* op : {"eq.Tensor", "ne.Tensor", "lt.Tensor", "le.Tensor", "gt.Tensor", "ge.Tensor"})
     v.push_back({op, &plain_binary});
   // Transcendental float ops: libm in double vs float32 arithmetic differ by a few ulp.
-  for (const char* op : {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal",
-                         "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf", "erfc"})
+  for (const char* op : {"exp", "exp2", "expm1", "log",  "log2", "log10", "log1p", "sqrt",    "rsqrt", "reciprocal",
+                         "sin", "cos",  "tan",   "atan", "sinh", "cosh",  "tanh",  "sigmoid", "erf",   "erfc"})
     v.push_back({op, &unary, {}, 4});
   for (const char* op : {"asin", "acos"}) v.push_back({op, &unary_unit, {}, 4});
   return v;

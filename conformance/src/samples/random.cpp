@@ -26,7 +26,8 @@ std::vector<Sample> randint_samples(SampleContext& c) {
 std::vector<Sample> randint_high_samples(SampleContext& c) {
   const DType d = c.dtype();
   const Device dev = c.device();
-  return {ok({7, IntList{4, 5}, Value(), d, dev}, "[0, 7)"), fails({0, IntList{2}, Value(), d, dev}, "high 0", "ValueError")};
+  return {ok({7, IntList{4, 5}, Value(), d, dev}, "[0, 7)"),
+          fails({0, IntList{2}, Value(), d, dev}, "high 0", "ValueError")};
 }
 
 std::vector<Sample> rand_like_samples(SampleContext& c) {

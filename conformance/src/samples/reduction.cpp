@@ -28,14 +28,14 @@ std::vector<Sample> dim_samples(SampleContext& c) {
 }
 
 std::vector<Sample> mean_dim_samples(SampleContext& c) {
-  if (!is_floating_point(c.dtype())) return {fails({c.make({2, 3}), IntList{1}, false}, "integral input", "DTypeError")};
+  if (!is_floating_point(c.dtype()))
+    return {fails({c.make({2, 3}), IntList{1}, false}, "integral input", "DTypeError")};
   return dim_samples(c);
 }
 std::vector<Sample> mean_samples(SampleContext& c) {
   if (!is_floating_point(c.dtype())) return {fails({c.make({2, 3})}, "integral input", "DTypeError")};
   return unary_samples(c);
 }
-
 
 const Layout C = Layout::Contiguous;
 const double kInf = std::numeric_limits<double>::infinity();
@@ -46,9 +46,7 @@ Tensor with_nans(SampleContext& c, const IntList& sizes) {
   return is_floating_point(c.dtype()) ? sqrt(t) : t;
 }
 // Mostly zeros and ones, for all / any / count_nonzero.
-Tensor zeros_and_ones(SampleContext& c, const IntList& sizes) {
-  return c.make(sizes, C, kBool).to(c.dtype());
-}
+Tensor zeros_and_ones(SampleContext& c, const IntList& sizes) { return c.make(sizes, C, kBool).to(c.dtype()); }
 // Distinct values (a shuffled range; >= 0 for uint8), so that top-k indices are unique.
 Tensor distinct(SampleContext& c, const IntList& sizes, bool transposed = false) {
   IntList base = sizes;
@@ -109,8 +107,10 @@ std::vector<Sample> amax_samples(SampleContext& c) {
 std::vector<Sample> max_all_samples(SampleContext& c) {
   std::vector<Sample> out;
   for (auto& [t, note] : c.unary_variety()) {
-    if (t.numel() == 0) out.push_back(fails({t}, note + " (no identity)", "IndexError"));
-    else out.push_back(ok({t}, note));
+    if (t.numel() == 0)
+      out.push_back(fails({t}, note + " (no identity)", "IndexError"));
+    else
+      out.push_back(ok({t}, note));
   }
   out.push_back(ok({with_nans(c, {3, 4})}, "NaN propagates"));
   return out;
@@ -374,8 +374,9 @@ std::vector<Sample> sort_samples(SampleContext& c) {
   return sort_cases(c, [](Tensor t, int64_t dim, bool desc) { return Stack{std::move(t), dim, desc}; });
 }
 std::vector<Sample> sort_stable_samples(SampleContext& c) {
-  std::vector<Sample> out =
-      sort_cases(c, [](Tensor t, int64_t dim, bool desc) { return Stack{std::move(t), true, dim, desc}; });
+  std::vector<Sample> out = sort_cases(c, [](Tensor t, int64_t dim, bool desc) {
+    return Stack{std::move(t), true, dim, desc};
+  });
   out.push_back(ok({c.make({5, 6}, C, {}, 0, 3), false, 1, false}, "stable=False"));
   return out;
 }

@@ -40,12 +40,12 @@ struct PluginSettings {
 struct AXLE_API Config {
   std::optional<std::vector<std::string>> plugin_paths;
   std::optional<std::string> log_level;
-  std::optional<FallbackPolicy> fallback_policy;               // "fallback": {"policy": ...}
-  std::map<std::string, FallbackPolicy> fallback_by_device;    // "fallback": {"devices": {...}}
+  std::optional<FallbackPolicy> fallback_policy;             // "fallback": {"policy": ...}
+  std::map<std::string, FallbackPolicy> fallback_by_device;  // "fallback": {"devices": {...}}
   std::optional<std::string> default_device;
   std::optional<std::string> default_dtype;
-  std::map<std::string, PluginSettings> plugins;               // "plugins": {name: {...}}
-  std::optional<int> cpu_threads;                              // "cpu": {"threads": n}; 0 = every core
+  std::map<std::string, PluginSettings> plugins;  // "plugins": {name: {...}}
+  std::optional<int> cpu_threads;                 // "cpu": {"threads": n}; 0 = every core
   // Plugin folders anyone may write to are skipped (a planted .so would run in
   // every axle process) unless this is true.
   std::optional<bool> allow_world_writable_plugin_paths;
@@ -100,8 +100,8 @@ AXLE_API const char* config_layer_name(ConfigLayer layer);  // "defaults", "syst
 AXLE_API Config config_layer(ConfigLayer layer);
 // Every effective setting with the layer it came from (for `axle config show`).
 struct ConfigEntry {
-  std::string key;     // "cpu.threads", "plugins.cpu.options.threads", ...
-  std::string value;   // JSON text
+  std::string key;    // "cpu.threads", "plugins.cpu.options.threads", ...
+  std::string value;  // JSON text
   ConfigLayer layer;
   std::string source;  // the file path or environment variable ("" for defaults / application)
 };

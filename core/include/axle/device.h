@@ -34,7 +34,7 @@ class AXLE_API Device {
   Device() = default;  // cpu:0
   Device(DeviceType type, int32_t index = -1) : type_(type), index_(index) {}
   // "cpu", "cpu:0", "cuda:1"; throws DeviceError naming the text when malformed.
-  Device(const std::string& spec);  // NOLINT: implicit like torch::Device
+  Device(const std::string& spec);                         // NOLINT: implicit like torch::Device
   Device(const char* spec) : Device(std::string(spec)) {}  // NOLINT
 
   DeviceType type() const { return type_; }

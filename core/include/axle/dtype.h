@@ -44,8 +44,8 @@ inline constexpr DType kLong = DType::Int64;
 inline constexpr DType kBool = DType::Bool;
 
 // Every dtype, for exhaustive loops in tests and tables.
-inline constexpr std::array<DType, kNumDTypes> kAllDTypes = {
-    kFloat32, kFloat64, kFloat16, kBFloat16, kInt8, kUInt8, kInt16, kInt32, kInt64, kBool};
+inline constexpr std::array<DType, kNumDTypes> kAllDTypes = {kFloat32, kFloat64, kFloat16, kBFloat16, kInt8,
+                                                             kUInt8,   kInt16,   kInt32,   kInt64,    kBool};
 
 namespace detail {
 [[noreturn]] AXLE_API void invalid_dtype(int value);  // throws DTypeError
@@ -72,13 +72,37 @@ AXLE_API std::ostream& operator<<(std::ostream& os, DType d);
 // C++ type <-> dtype for data_ptr<T>() / item<T>() / from_blob.
 template <typename T>
 struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DType value = kFloat32; };
-template <> struct dtype_of<double> { static constexpr DType value = kFloat64; };
-template <> struct dtype_of<int8_t> { static constexpr DType value = kInt8; };
-template <> struct dtype_of<uint8_t> { static constexpr DType value = kUInt8; };
-template <> struct dtype_of<int16_t> { static constexpr DType value = kInt16; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = kInt32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = kInt64; };
-template <> struct dtype_of<bool> { static constexpr DType value = kBool; };
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = kFloat32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = kFloat64;
+};
+template <>
+struct dtype_of<int8_t> {
+  static constexpr DType value = kInt8;
+};
+template <>
+struct dtype_of<uint8_t> {
+  static constexpr DType value = kUInt8;
+};
+template <>
+struct dtype_of<int16_t> {
+  static constexpr DType value = kInt16;
+};
+template <>
+struct dtype_of<int32_t> {
+  static constexpr DType value = kInt32;
+};
+template <>
+struct dtype_of<int64_t> {
+  static constexpr DType value = kInt64;
+};
+template <>
+struct dtype_of<bool> {
+  static constexpr DType value = kBool;
+};
 
 }  // namespace axle

@@ -18,11 +18,11 @@ class AXLE_API Error : public std::runtime_error {
   ~Error() override;
 };
 
-#define AXLE_DECLARE_ERROR(Name)                                \
-  class AXLE_API Name : public Error {                          \
-   public:                                                      \
-    explicit Name(const std::string& what) : Error(what) {}     \
-    ~Name() override;                                           \
+#define AXLE_DECLARE_ERROR(Name)                            \
+  class AXLE_API Name : public Error {                      \
+   public:                                                  \
+    explicit Name(const std::string& what) : Error(what) {} \
+    ~Name() override;                                       \
   }
 
 AXLE_DECLARE_ERROR(ShapeError);
@@ -54,8 +54,8 @@ std::string concat(const Args&... args) {
 }  // namespace axle
 
 // AXLE_CHECK(cond, ErrorType, message parts...): throws ErrorType(message) when !cond.
-#define AXLE_CHECK(cond, ErrorType, ...)                         \
-  do {                                                           \
+#define AXLE_CHECK(cond, ErrorType, ...)                               \
+  do {                                                                 \
     if (!(cond)) throw ErrorType(::axle::detail::concat(__VA_ARGS__)); \
   } while (0)
 

@@ -25,7 +25,7 @@ AXLE_API void configure_log_output(std::string_view pattern, std::string_view fi
 
 }  // namespace axle
 
-#define AXLE_LOG(level, ...)                                                        \
-  do {                                                                              \
+#define AXLE_LOG(level, ...)                                                                         \
+  do {                                                                                               \
     if (::axle::log_enabled(level)) ::axle::log_message(level, ::axle::detail::concat(__VA_ARGS__)); \
   } while (0)

@@ -14,7 +14,6 @@
 
 namespace axle {
 
-
 class AXLE_API Stream {
  public:
   // The default stream of `device`.

@@ -90,8 +90,7 @@ class AXLE_API Tensor {
   Tensor permute(const IntList& dims) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor t() const;
-  Tensor slice(int64_t dim, std::optional<int64_t> start = {}, std::optional<int64_t> end = {},
-               int64_t step = 1) const;
+  Tensor slice(int64_t dim, std::optional<int64_t> start = {}, std::optional<int64_t> end = {}, int64_t step = 1) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor operator[](int64_t index) const { return select(0, index); }
   Tensor expand(const IntList& sizes) const;
@@ -168,15 +167,21 @@ AXLE_API Tensor make_empty(const IntList& sizes, DType dtype, const Device& devi
 AXLE_API MemoryFormat suggest_memory_format(const Tensor& t);
 // PyTorch's computeStride: strides to view (sizes, strides) as `shape` without a
 // copy, or nullopt. infer_view_shape resolves one -1 (throws ShapeError).
-AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides, const IntList& shape);
+AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides,
+                                                     const IntList& shape);
 AXLE_API IntList infer_view_shape(const IntList& shape, int64_t numel, const char* op);
 // A view of `base`'s storage with new metadata.
 AXLE_API Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
 
-template <> AXLE_API float Tensor::item<float>() const;
-template <> AXLE_API double Tensor::item<double>() const;
-template <> AXLE_API int64_t Tensor::item<int64_t>() const;
-template <> AXLE_API int32_t Tensor::item<int32_t>() const;
-template <> AXLE_API bool Tensor::item<bool>() const;
+template <>
+AXLE_API float Tensor::item<float>() const;
+template <>
+AXLE_API double Tensor::item<double>() const;
+template <>
+AXLE_API int64_t Tensor::item<int64_t>() const;
+template <>
+AXLE_API int32_t Tensor::item<int32_t>() const;
+template <>
+AXLE_API bool Tensor::item<bool>() const;
 
 }  // namespace axle

@@ -11,8 +11,8 @@
 #include <axle/library.h>
 #include <axle/logging.h>
 #include <axle/ops.h>
+#include <axle/parity.h>
 #include <axle/serialization.h>
 #include <axle/stream.h>
 #include <axle/tensor.h>
 #include <axle/trace.h>
-#include <axle/parity.h>

@@ -22,10 +22,10 @@ struct Tolerance {
 };
 
 struct AXLE_API Comparison {
-  std::string mismatch;      // why the tensors are not comparable (shape or dtype); empty when they are
-  int64_t numel = 0;         // elements compared
-  int64_t differing = 0;     // elements that do not match
-  int64_t first = -1;        // flat index of the first that does not
+  std::string mismatch;   // why the tensors are not comparable (shape or dtype); empty when they are
+  int64_t numel = 0;      // elements compared
+  int64_t differing = 0;  // elements that do not match
+  int64_t first = -1;     // flat index of the first that does not
   double first_actual = 0, first_expected = 0;
   double max_abs = 0, max_rel = 0;  // largest errors over the pairs of finite values
   bool matches() const { return mismatch.empty() && differing == 0; }

@@ -63,7 +63,7 @@ struct DeviceInfo {
   int count = 0;
   std::string provider;  // plugin providing the runtime
   std::vector<std::string> names;
-  std::string note;      // e.g. why zero devices
+  std::string note;  // e.g. why zero devices
 };
 
 struct FallbackCount {
@@ -122,11 +122,11 @@ AXLE_API std::vector<std::string> op_names();
 // A backend is one loaded plugin on one device type it serves ("cpu/cpu",
 // "reference/cpu", "cuda/cuda").
 struct CoverageBackend {
-  std::string name;         // "plugin/device type"
+  std::string name;  // "plugin/device type"
   std::string plugin;
   std::string device_type;
   int rank = 0;
-  int device_count = 0;     // devices of the type present now (0: it cannot be probed)
+  int device_count = 0;  // devices of the type present now (0: it cannot be probed)
 };
 
 // How a backend (plugin P on device type D) serves an op, from D's candidate chain:

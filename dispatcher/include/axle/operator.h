@@ -17,16 +17,16 @@ namespace axle {
 struct OutputSpec {
   IntList sizes;
   DType dtype = kFloat32;
-  int alias_arg = -1;       // >= 0: the output IS that (in-place / out=) argument
-  bool data_dependent = false;  // the kernel allocates it through the host
+  int alias_arg = -1;                                     // >= 0: the output IS that (in-place / out=) argument
+  bool data_dependent = false;                            // the kernel allocates it through the host
   MemoryFormat memory_format = MemoryFormat::Contiguous;  // layout of the allocated output
 };
 
 // The shape function's view of a call: arguments (it may normalize them, e.g.
 // wrap dims, before kernels see them) and the target device.
 struct ShapeContext {
-  const char* op;     // "add.Tensor", for messages
-  Stack& args;        // shape functions may normalize arguments (wrapped dims...)
+  const char* op;  // "add.Tensor", for messages
+  Stack& args;     // shape functions may normalize arguments (wrapped dims...)
   // Read access: a borrowed tensor argument stays borrowed (args[i].tensor()
   // would make it an owning one).
   const Value& arg(size_t i) const { return args[i]; }
@@ -50,7 +50,7 @@ enum OpFlags : unsigned {
 
 struct OpDecl {
   const char* schema;
-  ShapeFn shape = nullptr;          // required unless the op is composite-only
+  ShapeFn shape = nullptr;  // required unless the op is composite-only
   CompositeFn composite = nullptr;
   const char* doc = "";
   const char* kernel_op = nullptr;  // in-place/out variants: whose kernels serve them ("add.Tensor")

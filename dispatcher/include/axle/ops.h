@@ -13,16 +13,16 @@
 #include <string>
 
 // One header per op family:
-#include <axle/ops/creation.h>
+#include <axle/ops/activations.h>
+#include <axle/ops/blas.h>
+#include <axle/ops/conv_pool.h>
 #include <axle/ops/copy.h>
+#include <axle/ops/creation.h>
+#include <axle/ops/indexing.h>
+#include <axle/ops/nn.h>
 #include <axle/ops/pointwise.h>
 #include <axle/ops/reduction.h>
-#include <axle/ops/blas.h>
-#include <axle/ops/indexing.h>
 #include <axle/ops/views.h>
-#include <axle/ops/activations.h>
-#include <axle/ops/nn.h>
-#include <axle/ops/conv_pool.h>
 
 namespace axle {
 

@@ -20,10 +20,10 @@
 namespace axle {
 
 struct RecordedCall {
-  std::string op;     // full operator name ("add.Tensor")
-  Stack args;         // host copies of the arguments (generators as (seed, offset) snapshots)
-  Stack outputs;      // host copies of the results
-  std::string ran;    // what ran it when recorded ("kernel of plugin 'cpu' (file:line)")
+  std::string op;   // full operator name ("add.Tensor")
+  Stack args;       // host copies of the arguments (generators as (seed, offset) snapshots)
+  Stack outputs;    // host copies of the results
+  std::string ran;  // what ran it when recorded ("kernel of plugin 'cpu' (file:line)")
 };
 
 class AXLE_API Recording {
@@ -66,15 +66,15 @@ struct ParityOptions {
 
 struct ParityResult {
   bool ok = true;
-  size_t compared = 0;                // calls replayed on both backends and compared
-  std::vector<std::string> skipped;   // "#3 rand: ..." calls that could not be compared
+  size_t compared = 0;               // calls replayed on both backends and compared
+  std::vector<std::string> skipped;  // "#3 rand: ..." calls that could not be compared
   // The first difference (when !ok):
-  size_t index = 0;                   // position of the call in the recording
+  size_t index = 0;  // position of the call in the recording
   std::string op;
-  size_t output = 0;                  // which output
-  double max_abs = 0, max_rel = 0;    // over finite elements
-  std::string ran_a, ran_b;           // what ran it on each backend
-  std::string detail;                 // what differs (values, shapes, dtypes, an error on one side)
+  size_t output = 0;                // which output
+  double max_abs = 0, max_rel = 0;  // over finite elements
+  std::string ran_a, ran_b;         // what ran it on each backend
+  std::string detail;               // what differs (values, shapes, dtypes, an error on one side)
 };
 
 // Replays every recorded call on `a` and on `b` and compares the outputs.

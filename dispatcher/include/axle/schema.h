@@ -15,12 +15,26 @@
 
 namespace axle {
 
-enum class ArgKind { Tensor, TensorList, Int, IntList, Float, Bool, Scalar, ScalarType, Str, Device, Layout, MemoryFormat, Generator };
+enum class ArgKind {
+  Tensor,
+  TensorList,
+  Int,
+  IntList,
+  Float,
+  Bool,
+  Scalar,
+  ScalarType,
+  Str,
+  Device,
+  Layout,
+  MemoryFormat,
+  Generator
+};
 
 struct AXLE_API ArgType {
   ArgKind kind = ArgKind::Tensor;
   bool optional = false;
-  int64_t fixed_size = -1;  // int[2]
+  int64_t fixed_size = -1;         // int[2]
   bool optional_elements = false;  // Tensor?[]: items may be None (undefined Tensors in the list)
   std::string str() const;
 };

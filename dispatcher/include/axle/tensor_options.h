@@ -12,8 +12,16 @@ namespace axle {
 class AXLE_API TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions dtype(DType d) const { auto o = *this; o.dtype_ = d; return o; }
-  TensorOptions device(const Device& d) const { auto o = *this; o.device_ = d; return o; }
+  TensorOptions dtype(DType d) const {
+    auto o = *this;
+    o.dtype_ = d;
+    return o;
+  }
+  TensorOptions device(const Device& d) const {
+    auto o = *this;
+    o.device_ = d;
+    return o;
+  }
   std::optional<DType> dtype_opt() const { return dtype_; }
   std::optional<Device> device_opt() const { return device_; }
   DType dtype() const { return dtype_.value_or(get_default_dtype()); }

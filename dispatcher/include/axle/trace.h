@@ -25,20 +25,20 @@ struct TraceTensor {
 };
 
 struct TraceEvent {
-  std::string op;          // "prelu", "add.Tensor"
-  std::string device;      // where the call ran ("cpu:0")
-  std::string kind;        // "kernel", "app kernel", "composite", "boxed fallback", "host fallback", "copy"
-  std::string plugin;      // the plugin whose code ran ("" for the core)
-  std::string provenance;  // the kernel's source file:line (or symbol)
+  std::string op;                     // "prelu", "add.Tensor"
+  std::string device;                 // where the call ran ("cpu:0")
+  std::string kind;                   // "kernel", "app kernel", "composite", "boxed fallback", "host fallback", "copy"
+  std::string plugin;                 // the plugin whose code ran ("" for the core)
+  std::string provenance;             // the kernel's source file:line (or symbol)
   std::vector<std::string> declined;  // plugins whose kernels declined the call first
   bool fell_back = false;             // ran on the host through the host fallback
   std::vector<TraceTensor> inputs;    // tensor arguments (lists flattened)
   std::vector<TraceTensor> outputs;
-  int depth = 0;            // 0: called by the application; > 0: inside a composite or fallback
-  uint32_t thread = 0;      // small per-process thread number
-  int64_t start_ns = 0;     // since the first traced call of the process
+  int depth = 0;         // 0: called by the application; > 0: inside a composite or fallback
+  uint32_t thread = 0;   // small per-process thread number
+  int64_t start_ns = 0;  // since the first traced call of the process
   int64_t duration_ns = 0;
-  std::string error;        // the message when the call raised
+  std::string error;  // the message when the call raised
 };
 
 AXLE_API void set_trace_enabled(bool enabled);

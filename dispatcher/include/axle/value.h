@@ -24,17 +24,17 @@ class AXLE_API Value {
  public:
   enum class Tag { None, Tensor, TensorList, Int, IntList, Double, Bool, String, DType, Device, Generator };
   Value() = default;
-  Value(std::nullopt_t) {}                                 // NOLINT
-  Value(Tensor t) : v_(std::move(t)) {}                    // NOLINT
-  Value(std::vector<Tensor> t) : v_(std::move(t)) {}       // NOLINT
-  Value(IntList l) : v_(std::move(l)) {}                   // NOLINT
+  Value(std::nullopt_t) {}                                     // NOLINT
+  Value(Tensor t) : v_(std::move(t)) {}                        // NOLINT
+  Value(std::vector<Tensor> t) : v_(std::move(t)) {}           // NOLINT
+  Value(IntList l) : v_(std::move(l)) {}                       // NOLINT
   Value(std::initializer_list<int64_t> l) : v_(IntList(l)) {}  // NOLINT
-  Value(const Scalar& s);                                  // NOLINT
-  Value(std::string s) : v_(std::move(s)) {}               // NOLINT
-  Value(const char* s) : v_(std::string(s)) {}             // NOLINT
-  Value(DType d) : v_(d) {}                                // NOLINT
-  Value(Device d) : v_(d) {}                               // NOLINT
-  Value(Generator g) : v_(std::move(g)) {}                 // NOLINT
+  Value(const Scalar& s);                                      // NOLINT
+  Value(std::string s) : v_(std::move(s)) {}                   // NOLINT
+  Value(const char* s) : v_(std::string(s)) {}                 // NOLINT
+  Value(DType d) : v_(d) {}                                    // NOLINT
+  Value(Device d) : v_(d) {}                                   // NOLINT
+  Value(Generator g) : v_(std::move(g)) {}                     // NOLINT
   template <typename T>
   Value(std::optional<T> o) {  // NOLINT
     if (o) *this = Value(*o);

@@ -112,8 +112,7 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, "allclose: ", torch_type_name(a.dtype()), " did not match ",
              torch_type_name(b.dtype()));
   const IntList sizes = shape::broadcast(a.sizes(), b.sizes());
-  return compare(a.expand(sizes), b.expand(sizes), Tolerance{.rtol = rtol, .atol = atol, .equal_nan = false})
-      .matches();
+  return compare(a.expand(sizes), b.expand(sizes), Tolerance{.rtol = rtol, .atol = atol, .equal_nan = false}).matches();
 }
 
 }  // namespace axle

@@ -109,8 +109,8 @@ void dot_shape(ShapeContext& c) {
   AXLE_CHECK(a.dtype() == b.dtype(), DTypeError, c.op, ": dot : expected both vectors to have same dtype, but found ",
              torch_type_name(a.dtype()), " and ", torch_type_name(b.dtype()));
   AXLE_CHECK(a.sizes()[0] == b.sizes()[0], ShapeError, c.op, ": inconsistent tensor size, expected tensor [",
-             a.sizes()[0], "] and src [", b.sizes()[0], "] to have the same number of elements, but got ",
-             a.sizes()[0], " and ", b.sizes()[0], " elements respectively");
+             a.sizes()[0], "] and src [", b.sizes()[0], "] to have the same number of elements, but got ", a.sizes()[0],
+             " and ", b.sizes()[0], " elements respectively");
   check_not_bool(c.op, "dot", a.dtype());
   c.outputs = {{{}, a.dtype()}};
 }
@@ -140,7 +140,6 @@ Stack linear_composite(const Stack& a) {
   return {out};
 }
 
-
 std::string mat_str(const IntList& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
@@ -158,9 +157,8 @@ void matmul_shape(ShapeContext& c) {
   AXLE_CHECK(a.dtype() != kBool, DTypeError, c.op, ": bool tensors are not supported by matmul");
   if (da == 1 && db == 1) {
     AXLE_CHECK(a.sizes()[0] == b.sizes()[0], ShapeError, c.op, ": inconsistent tensor size, expected tensor [",
-               a.sizes()[0], "] and src [", b.sizes()[0],
-               "] to have the same number of elements, but got ", a.sizes()[0], " and ", b.sizes()[0],
-               " elements respectively");
+               a.sizes()[0], "] and src [", b.sizes()[0], "] to have the same number of elements, but got ",
+               a.sizes()[0], " and ", b.sizes()[0], " elements respectively");
     c.outputs = {{{}, a.dtype()}};
     return;
   }

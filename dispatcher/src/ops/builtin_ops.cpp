@@ -12,17 +12,9 @@ const std::vector<OpDecl>& builtin_op_decls() {
     std::vector<OpDecl> v;
     // One family per line.
     std::vector<OpDecl> (*const families[])() = {
-        &shape::creation_ops,
-        &shape::copy_ops,
-        &shape::pointwise_ops,
-        &shape::reduction_ops,
-        &shape::blas_ops,
-        &shape::indexing_ops,
-        &shape::random_ops,
-        &shape::views_ops,
-        &shape::activations_ops,
-        &shape::nn_ops,
-        &shape::conv_pool_ops,
+        &shape::creation_ops,    &shape::copy_ops,     &shape::pointwise_ops, &shape::reduction_ops,
+        &shape::blas_ops,        &shape::indexing_ops, &shape::random_ops,    &shape::views_ops,
+        &shape::activations_ops, &shape::nn_ops,       &shape::conv_pool_ops,
     };
     for (auto family : families) {
       std::vector<OpDecl> list = family();

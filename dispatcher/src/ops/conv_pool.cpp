@@ -72,14 +72,12 @@ IntList check_convolution(const char* op, Stack& args) {
     AXLE_CHECK(dilation[i] > 0, ValueError, op, ": non-positive dilation is not supported");
   }
   const IntList& ws = weight.sizes();
-  AXLE_CHECK(input.dim() == k, ShapeError, op, ": Expected ", k, "-dimensional input for ", k,
-             "-dimensional weight ", str(ws), ", but got ", input.dim(), "-dimensional input of size ",
-             str(input.sizes()), " instead");
+  AXLE_CHECK(input.dim() == k, ShapeError, op, ": Expected ", k, "-dimensional input for ", k, "-dimensional weight ",
+             str(ws), ", but got ", input.dim(), "-dimensional input of size ", str(input.sizes()), " instead");
   AXLE_CHECK(ws[0] >= groups, ShapeError, op, ": Given groups=", groups, ", expected weight to be at least ", groups,
              " at dimension 0, but got weight of size ", str(ws), " instead");
-  AXLE_CHECK(ws[0] % groups == 0, ShapeError, op, ": Given groups=", groups,
-             ", expected weight to be divisible by ", groups, " at dimension 0, but got weight of size ", str(ws),
-             " instead");
+  AXLE_CHECK(ws[0] % groups == 0, ShapeError, op, ": Given groups=", groups, ", expected weight to be divisible by ",
+             groups, " at dimension 0, but got weight of size ", str(ws), " instead");
   for (int64_t i = 0; i < dim; ++i)
     AXLE_CHECK(ws[2 + i] > 0, ShapeError, op, ": expected a kernel size greater than zero, but got weight of size ",
                str(ws));
@@ -87,8 +85,8 @@ IntList check_convolution(const char* op, Stack& args) {
   IntList out{n};
   if (!transposed) {
     AXLE_CHECK(input.sizes()[1] == ws[1] * groups, ShapeError, op, ": Given groups=", groups, ", weight of size ",
-               str(ws), ", expected input", str(input.sizes()), " to have ", ws[1] * groups,
-               " channels, but got ", input.sizes()[1], " channels instead");
+               str(ws), ", expected input", str(input.sizes()), " to have ", ws[1] * groups, " channels, but got ",
+               input.sizes()[1], " channels instead");
     AXLE_CHECK(!has_bias || (args[2].tensor().dim() == 1 && args[2].tensor().sizes()[0] == ws[0]), ShapeError, op,
                ": Given weight of size ", str(ws), ", expected bias to be 1-dimensional with ", ws[0],
                " elements, but got bias of size ", str(args[2].tensor().sizes()), " instead");
@@ -107,10 +105,9 @@ IntList check_convolution(const char* op, Stack& args) {
     AXLE_CHECK(input.sizes()[1] == ws[0], ShapeError, op, ": Given transposed=1, weight of size ", str(ws),
                ", expected input", str(input.sizes()), " to have ", ws[0], " channels, but got ", input.sizes()[1],
                " channels instead");
-    AXLE_CHECK(!has_bias || (args[2].tensor().dim() == 1 && args[2].tensor().sizes()[0] == ws[1] * groups),
-               ShapeError, op, ": Given transposed=1, weight of size ", str(ws),
-               ", expected bias to be 1-dimensional with ", ws[1] * groups, " elements, but got bias of size ",
-               str(args[2].tensor().sizes()), " instead");
+    AXLE_CHECK(!has_bias || (args[2].tensor().dim() == 1 && args[2].tensor().sizes()[0] == ws[1] * groups), ShapeError,
+               op, ": Given transposed=1, weight of size ", str(ws), ", expected bias to be 1-dimensional with ",
+               ws[1] * groups, " elements, but got bias of size ", str(args[2].tensor().sizes()), " instead");
     bool small_pad = true;
     for (int64_t i = 0; i < dim; ++i)
       small_pad = small_pad && (output_padding[i] < stride[i] || output_padding[i] < dilation[i]);
@@ -161,8 +158,8 @@ Stack convolution_composite(const Stack& a) {
 // conv1d / conv2d / conv_transpose2d accept one unbatched input (no batch dim), as torch.
 Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched) {
   AXLE_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, ShapeError, "Expected ", spatial + 1,
-             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name, ", but got input of size: ",
-             str(input.sizes()));
+             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name,
+             ", but got input of size: ", str(input.sizes()));
   batched = input.dim() == spatial + 2;
   return batched ? input : input.unsqueeze(0);
 }
@@ -302,8 +299,8 @@ IntList pool2d_check(const char* op, const Tensor& input, const Pool2d& p, int64
              " kW: ", p.kw);
   AXLE_CHECK(p.sw > 0 && p.sh > 0, ValueError, op, ": stride should be greater than zero, but got dH: ", p.sh,
              " dW: ", p.sw);
-  AXLE_CHECK(p.dh > 0 && p.dw > 0, ValueError, op, ": dilation should be greater than zero, but got dilationH: ",
-             p.dh, " dilationW: ", p.dw);
+  AXLE_CHECK(p.dh > 0 && p.dw > 0, ValueError, op, ": dilation should be greater than zero, but got dilationH: ", p.dh,
+             " dilationW: ", p.dw);
   const int64_t nd = input.dim();
   const IntList& s = input.sizes();
   const bool valid = nd >= 3 && s[1] != 0 && s[2] != 0;
@@ -322,8 +319,7 @@ IntList pool2d_check(const char* op, const Tensor& input, const Pool2d& p, int64
 }
 
 void floating_pool_dtype(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(is_floating_point(d), DTypeError, op, ": \"", kernel, "\" not implemented for '", torch_type_name(d),
-             "'");
+  AXLE_CHECK(is_floating_point(d), DTypeError, op, ": \"", kernel, "\" not implemented for '", torch_type_name(d), "'");
 }
 
 void max_pool2d_with_indices_shape(ShapeContext& c) {
@@ -400,8 +396,8 @@ Stack adaptive_avg_pool2d_composite(const Stack& a) {
 void adaptive_max_pool2d_shape(ShapeContext& c) {
   const Tensor& input = c.arg(0).tensor();
   const int64_t nd = input.dim();
-  AXLE_CHECK(nd == 3 || nd == 4, ShapeError, c.op, ": adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: ",
-             str(input.sizes()));
+  AXLE_CHECK(nd == 3 || nd == 4, ShapeError, c.op,
+             ": adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: ", str(input.sizes()));
   for (int64_t i = 1; i < nd; ++i)
     AXLE_CHECK(input.sizes()[i] > 0, ShapeError, c.op,
                ": adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input "

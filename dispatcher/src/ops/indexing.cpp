@@ -316,7 +316,6 @@ void index_put_shape(ShapeContext& c) {
   c.outputs = {{self.sizes(), self.dtype(), 0}};
 }
 
-
 void nonzero_shape(ShapeContext& c) {
   OutputSpec o;
   o.dtype = kInt64;

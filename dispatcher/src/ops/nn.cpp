@@ -246,8 +246,8 @@ void pad_shape(ShapeContext& c) {
   const Tensor& t = c.arg(0).tensor();
   const IntList& pad = c.args[1].int_list();
   const std::string mode = c.args[2].str();
-  AXLE_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular",
-             NotImplementedError, c.op, ": Unrecognised padding mode ", mode);
+  AXLE_CHECK(mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular", NotImplementedError,
+             c.op, ": Unrecognised padding mode ", mode);
   const int64_t n = t.dim(), k = static_cast<int64_t>(pad.size()) / 2;
   AXLE_CHECK(pad.size() % 2 == 0, ValueError, c.op, ": Padding length must be divisible by 2, got ", str(pad));
   AXLE_CHECK(k <= n, ValueError, c.op, ": Padding length too large (", pad.size(), " for an input of ", n, " dims)");
@@ -265,8 +265,8 @@ void pad_shape(ShapeContext& c) {
       AXLE_CHECK(n == k + 2, ValueError, c.op, ": Invalid padding size, expected ", 2 * (n - 2), " but got ",
                  pad.size(), " (circular padding needs a batch dim)");
     else
-      AXLE_CHECK(in(t.dtype(), {kFloat32, kFloat64}), DTypeError, c.op, ": ", mode,
-                 " padding is not implemented for ", dtype_name(t.dtype()), " (float32 and float64 only)");
+      AXLE_CHECK(in(t.dtype(), {kFloat32, kFloat64}), DTypeError, c.op, ": ", mode, " padding is not implemented for ",
+                 dtype_name(t.dtype()), " (float32 and float64 only)");
     for (int64_t d = 1; d < n; ++d)
       AXLE_CHECK(t.sizes()[d] != 0 || mode == "circular", ShapeError, c.op,
                  ": Expected a tensor with possibly 0 batch size and other non-zero dimensions for input, but got ",
@@ -280,13 +280,13 @@ void pad_shape(ShapeContext& c) {
                  hi, ") at dimension ", d, " of input ", str(t.sizes()));
     if (mode == "circular")
       AXLE_CHECK(lo <= size && hi <= size, ShapeError, c.op,
-                 ": Padding value causes wrapping around more than once (padding (", lo, ", ", hi, ") at dimension ",
-                 d, " of input ", str(t.sizes()), ")");
+                 ": Padding value causes wrapping around more than once (padding (", lo, ", ", hi, ") at dimension ", d,
+                 " of input ", str(t.sizes()), ")");
     AXLE_CHECK(!__builtin_add_overflow(size, lo, &out[d]) && !__builtin_add_overflow(out[d], hi, &out[d]), ValueError,
                c.op, ": padding (", lo, ", ", hi, ") at dimension ", d, " overflows the size");
     if (mode == "constant")
-      AXLE_CHECK(out[d] >= 0, ShapeError, c.op, ": The input size ", size, ", plus negative padding ", lo, " and ",
-                 hi, " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input.");
+      AXLE_CHECK(out[d] >= 0, ShapeError, c.op, ": The input size ", size, ", plus negative padding ", lo, " and ", hi,
+                 " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input.");
     else if (mode == "circular")
       AXLE_CHECK(out[d] >= 0, ShapeError, c.op, ": Negative padding value is resulting in an empty dimension");
     else

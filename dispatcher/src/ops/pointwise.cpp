@@ -37,9 +37,10 @@ void sub_shape(ShapeContext& c) {
   AXLE_CHECK(!(a && b), DTypeError, c.op,
              ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
              "operator instead.");
-  AXLE_CHECK(!(a || b), DTypeError, c.op,
-             ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
-             "use the `~` or `logical_not()` operator instead.");
+  AXLE_CHECK(
+      !(a || b), DTypeError, c.op,
+      ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+      "use the `~` or `logical_not()` operator instead.");
   binary_common(c);
   check_alpha(c);
 }

@@ -38,7 +38,6 @@ void mean_shape(ShapeContext& c) {
   c.outputs = {{reduce_sizes(c), dt}};
 }
 
-
 DType int_to_int64(DType d) { return is_integral(d, true) ? kInt64 : d; }
 
 // Reduced dims must not be empty where the reduction has no identity (max, argmax, amax).
@@ -156,8 +155,8 @@ Stack norm_str_composite(const Stack& a) {
   const std::string& p = a[1].str();
   AXLE_CHECK(p != "nuc", NotImplementedError, "norm: the nuclear norm (p='nuc') is not implemented");
   AXLE_CHECK(p == "fro", ValueError, "norm: only valid string values are 'fro' and 'nuc', found ", p);
-  AXLE_CHECK(a[2].is_none() || a[2].int_list().size() <= 2, ShapeError,
-             "norm: Expected at most 2 dimensions, but got ", a[2].int_list().size(), " dimensions instead.");
+  AXLE_CHECK(a[2].is_none() || a[2].int_list().size() <= 2, ShapeError, "norm: Expected at most 2 dimensions, but got ",
+             a[2].int_list().size(), " dimensions instead.");
   return call_op("norm.ScalarOpt_dim", {a[0], 2.0, a[2].is_none() ? Value(IntList{}) : a[2], a[3]});
 }
 
@@ -204,8 +203,8 @@ void topk_shape(ShapeContext& c) {
   const int64_t d = wrap_dim_arg(c, 2);
   const int64_t k = c.args[1].to_int();
   const int64_t n = t.dim() > 0 ? t.sizes()[d] : 1;
-  AXLE_CHECK(k >= 0 && k <= n, IndexError, c.op, ": selected index k out of range (k = ", k, ", size of dim ", d,
-             " = ", n, ")");
+  AXLE_CHECK(k >= 0 && k <= n, IndexError, c.op, ": selected index k out of range (k = ", k, ", size of dim ", d, " = ",
+             n, ")");
   IntList sizes = t.sizes();
   if (t.dim() > 0) sizes[d] = k;
   c.outputs = {{sizes, t.dtype()}, {sizes, kInt64}};

@@ -35,8 +35,10 @@ inline IntList normalize_reduce_dims(const Tensor& t, const Value& dim, const ch
 inline IntList reduced_sizes(const IntList& sizes, const IntList& dims, bool keepdim) {
   IntList out;
   for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
-    if (!std::binary_search(dims.begin(), dims.end(), d)) out.push_back(sizes[d]);
-    else if (keepdim) out.push_back(1);
+    if (!std::binary_search(dims.begin(), dims.end(), d))
+      out.push_back(sizes[d]);
+    else if (keepdim)
+      out.push_back(1);
   }
   return out;
 }

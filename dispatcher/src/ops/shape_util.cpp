@@ -5,7 +5,6 @@
 
 #include <axle/dispatcher.h>
 
-
 namespace axle {
 
 namespace shape {
@@ -35,7 +34,9 @@ int combine_categories(int higher, int lower) {
   if (h == kBool || is_floating_point(l)) return static_cast<int>(promote_types(h, l));
   return higher;
 }
-int promote(int acc, DType d) { return acc == kNone ? static_cast<int>(d) : static_cast<int>(promote_types(static_cast<DType>(acc), d)); }
+int promote(int acc, DType d) {
+  return acc == kNone ? static_cast<int>(d) : static_cast<int>(promote_types(static_cast<DType>(acc), d));
+}
 }  // namespace
 
 DType result_type(std::initializer_list<const Tensor*> tensors) {

@@ -28,9 +28,9 @@ constexpr uint64_t kBase = 0xA1E0000000000000ull;
 struct Allocation {
   std::unique_ptr<std::byte[]> bytes;
   size_t size;
-  void* stream = nullptr;      // allocate_on_stream's stream (ABI 1.2)
-  std::vector<void*> uses;     // record_stream's streams
-  bool freed = false;          // deallocated, released once its stream's work is done
+  void* stream = nullptr;   // allocate_on_stream's stream (ABI 1.2)
+  std::vector<void*> uses;  // record_stream's streams
+  bool freed = false;       // deallocated, released once its stream's work is done
 };
 
 struct Device {
@@ -183,7 +183,8 @@ axle_status record_stream(void*, int32_t index, void* ptr, axle_stream stream) {
   Device& d = g_devices[index];
   std::lock_guard lock(d.mutex);
   auto it = live_allocation(d, ptr);
-  if (it == d.allocations.end()) return error(AXLE_ERROR_INVALID_ARGUMENT, "arena: record_stream of an unknown address");
+  if (it == d.allocations.end())
+    return error(AXLE_ERROR_INVALID_ARGUMENT, "arena: record_stream of an unknown address");
   it->second.uses.push_back(stream);
   return AXLE_OK;
 }
@@ -234,7 +235,8 @@ axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stre
 axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream stream) {
   if (axle_status s = check(index)) return s;
   std::byte* to = kind == AXLE_COPY_DEVICE_TO_HOST ? static_cast<std::byte*>(dst) : translate(index, dst, n);
-  const std::byte* from = kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
+  const std::byte* from =
+      kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
   return move_bytes(to, from, n, stream);
 }
@@ -326,8 +328,10 @@ axle_status event_sync(void*, int32_t index, axle_event e) {
 axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
   if (axle_status st = check(index)) return st;
   std::shared_ptr<Event> ev = event_of(e);
-  if (s) static_cast<Stream*>(s)->enqueue([ev] { ev->wait(); });
-  else ev->wait();
+  if (s)
+    static_cast<Stream*>(s)->enqueue([ev] { ev->wait(); });
+  else
+    ev->wait();
   return AXLE_OK;
 }
 axle_status stats(void*, int32_t index, axle_allocator_stats* out) {
@@ -355,10 +359,31 @@ axle_status host_free(void*, void* ptr) {
 }
 
 const axle_device_interface kArena = {
-    sizeof(axle_device_interface), "arena", nullptr, &device_count, &properties, &allocate, &deallocate, &copy,
-    &synchronize, &stream_create, &stream_destroy, &stream_sync, &event_create, &event_destroy, &event_record,
-    &event_sync, &stream_wait_event, &stats, &empty_cache, &last_error, &host_alloc, &host_free,
-    &allocate_on_stream, &record_stream, &copy_peer,
+    sizeof(axle_device_interface),
+    "arena",
+    nullptr,
+    &device_count,
+    &properties,
+    &allocate,
+    &deallocate,
+    &copy,
+    &synchronize,
+    &stream_create,
+    &stream_destroy,
+    &stream_sync,
+    &event_create,
+    &event_destroy,
+    &event_record,
+    &event_sync,
+    &stream_wait_event,
+    &stats,
+    &empty_cache,
+    &last_error,
+    &host_alloc,
+    &host_free,
+    &allocate_on_stream,
+    &record_stream,
+    &copy_peer,
 };
 
 // ---------------------------------------------------------------- kernels
@@ -394,8 +419,10 @@ axle_status fill_kernel(void*, const axle_kernel_call* c) {
   const double d = arg_double(c, 1);
   const int64_t i = arg_int(c, 1);
   for_each_element<1>(out.ndim, out.sizes, {&out}, [&](char** p) {
-    if (is_float) store_from<double>(p[0], out.dtype, d);
-    else store_from<int64_t>(p[0], out.dtype, i);
+    if (is_float)
+      store_from<double>(p[0], out.dtype, d);
+    else
+      store_from<int64_t>(p[0], out.dtype, i);
   });
   return AXLE_OK;
 }
@@ -404,8 +431,10 @@ axle_status copy_kernel(void*, const axle_kernel_call* c) {
   order_on_stream(c);
   axle_tensor_view out, src;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 1), src)) return AXLE_ERROR_DEVICE;
-  if (is_floating(src.dtype)) map_elements<double, 1>(out, {&src}, [](double v) { return v; });
-  else map_elements<int64_t, 1>(out, {&src}, [](int64_t v) { return v; });
+  if (is_floating(src.dtype))
+    map_elements<double, 1>(out, {&src}, [](double v) { return v; });
+  else
+    map_elements<int64_t, 1>(out, {&src}, [](int64_t v) { return v; });
   return AXLE_OK;
 }
 
@@ -415,8 +444,10 @@ axle_status binary(const axle_kernel_call* c, F&& f) {
   axle_tensor_view out, a, b;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
     return AXLE_ERROR_DEVICE;
-  if (is_floating(out.dtype)) map_elements<double, 2>(out, {&a, &b}, f);
-  else map_elements<int64_t, 2>(out, {&a, &b}, f);
+  if (is_floating(out.dtype))
+    map_elements<double, 2>(out, {&a, &b}, f);
+  else
+    map_elements<int64_t, 2>(out, {&a, &b}, f);
   return AXLE_OK;
 }
 
@@ -463,7 +494,16 @@ axle_status register_plugin(const axle_registrar* r) {
 
 const char* const kTypes[] = {"arena", "arena2"};
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "arena", "1.0.0", kTypes, 2, 10, &register_plugin,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "arena",
+    "1.0.0",
+    kTypes,
+    2,
+    10,
+    &register_plugin,
 };
 
 }  // namespace

@@ -12,38 +12,100 @@
  * presents itself (minor 0, a device interface of 1.0's size). The 1.1 fields
  * (1.2 and 1.3 too) hold garbage on purpose: the core must not read past struct_size. */
 static const char* const kCpu[] = {"old10"};
-static axle_status d_count(void* self, int32_t* n) { (void)self; *n = 1; return AXLE_OK; }
+static axle_status d_count(void* self, int32_t* n) {
+  (void)self;
+  *n = 1;
+  return AXLE_OK;
+}
 static axle_status d_props(void* self, int32_t index, axle_device_properties* p) {
-  (void)self; (void)index;
+  (void)self;
+  (void)index;
   strcpy(p->name, "ABI 1.0 test device");
   p->host_accessible = 1;
   return AXLE_OK;
 }
 static axle_status d_alloc(void* self, int32_t index, size_t n, void** ptr) {
-  (void)self; (void)index;
+  (void)self;
+  (void)index;
   *ptr = malloc(n ? n : 1);
   return *ptr ? AXLE_OK : AXLE_ERROR_OUT_OF_MEMORY;
 }
-static axle_status d_free(void* self, int32_t index, void* ptr, size_t n) { (void)self; (void)index; (void)n; free(ptr); return AXLE_OK; }
-static axle_status d_copy(void* self, axle_copy_kind k, int32_t index, void* dst, const void* src, size_t n, axle_stream s) {
-  (void)self; (void)k; (void)index; (void)s;
+static axle_status d_free(void* self, int32_t index, void* ptr, size_t n) {
+  (void)self;
+  (void)index;
+  (void)n;
+  free(ptr);
+  return AXLE_OK;
+}
+static axle_status d_copy(void* self, axle_copy_kind k, int32_t index, void* dst, const void* src, size_t n,
+                          axle_stream s) {
+  (void)self;
+  (void)k;
+  (void)index;
+  (void)s;
   memmove(dst, src, n);
   return AXLE_OK;
 }
-static axle_status d_ok(void* self, int32_t index) { (void)self; (void)index; return AXLE_OK; }
-static axle_status d_handle(void* self, int32_t index, void** h) { (void)self; (void)index; *h = NULL; return AXLE_OK; }
-static axle_status d_handle_op(void* self, int32_t index, void* h) { (void)self; (void)index; (void)h; return AXLE_OK; }
-static axle_status d_pair(void* self, int32_t index, void* a, void* b) { (void)self; (void)index; (void)a; (void)b; return AXLE_OK; }
-static axle_status d_stats(void* self, int32_t index, axle_allocator_stats* st) { (void)self; (void)index; (void)st; return AXLE_OK; }
-static const char* d_error(void* self) { (void)self; return ""; }
+static axle_status d_ok(void* self, int32_t index) {
+  (void)self;
+  (void)index;
+  return AXLE_OK;
+}
+static axle_status d_handle(void* self, int32_t index, void** h) {
+  (void)self;
+  (void)index;
+  *h = NULL;
+  return AXLE_OK;
+}
+static axle_status d_handle_op(void* self, int32_t index, void* h) {
+  (void)self;
+  (void)index;
+  (void)h;
+  return AXLE_OK;
+}
+static axle_status d_pair(void* self, int32_t index, void* a, void* b) {
+  (void)self;
+  (void)index;
+  (void)a;
+  (void)b;
+  return AXLE_OK;
+}
+static axle_status d_stats(void* self, int32_t index, axle_allocator_stats* st) {
+  (void)self;
+  (void)index;
+  (void)st;
+  return AXLE_OK;
+}
+static const char* d_error(void* self) {
+  (void)self;
+  return "";
+}
 static const axle_device_interface kOld = {
-    AXLE_DEVICE_INTERFACE_SIZE_V1_0, "old10", NULL, &d_count, &d_props, &d_alloc, &d_free, &d_copy, &d_ok,
-    &d_handle, &d_handle_op, &d_handle_op, &d_handle, &d_handle_op, &d_pair, &d_handle_op, &d_pair, &d_stats, &d_ok,
+    AXLE_DEVICE_INTERFACE_SIZE_V1_0,
+    "old10",
+    NULL,
+    &d_count,
+    &d_props,
+    &d_alloc,
+    &d_free,
+    &d_copy,
+    &d_ok,
+    &d_handle,
+    &d_handle_op,
+    &d_handle_op,
+    &d_handle,
+    &d_handle_op,
+    &d_pair,
+    &d_handle_op,
+    &d_pair,
+    &d_stats,
+    &d_ok,
     &d_error,
-    (axle_status (*)(void*, size_t, void**))(uintptr_t)1, (axle_status (*)(void*, void*))(uintptr_t)1,
-    (axle_status (*)(void*, int32_t, size_t, axle_stream, void**))(uintptr_t)1,
-    (axle_status (*)(void*, int32_t, void*, axle_stream))(uintptr_t)1,
-    (axle_status (*)(void*, int32_t, void*, int32_t, const void*, size_t, axle_stream))(uintptr_t)1};
+    (axle_status(*)(void*, size_t, void**))(uintptr_t)1,
+    (axle_status(*)(void*, void*))(uintptr_t)1,
+    (axle_status(*)(void*, int32_t, size_t, axle_stream, void**))(uintptr_t)1,
+    (axle_status(*)(void*, int32_t, void*, axle_stream))(uintptr_t)1,
+    (axle_status(*)(void*, int32_t, void*, int32_t, const void*, size_t, axle_stream))(uintptr_t)1};
 #else
 static const char* const kCpu[] = {"cpu"};
 #endif

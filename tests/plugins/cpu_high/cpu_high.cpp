@@ -36,7 +36,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 const char* const kTypes[] = {"cpu"};
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "cpu_high", "1.0.0", kTypes, 1, 100,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "cpu_high",
+    "1.0.0",
+    kTypes,
+    1,
+    100,
     &register_plugin,
 };
 }  // namespace

@@ -59,9 +59,31 @@ axle_status stats(void*, int32_t, axle_allocator_stats*) { return AXLE_OK; }
 const char* last_error(void*) { return nullptr; }
 
 const axle_device_interface kDevice = {
-    sizeof(axle_device_interface), "faulty", nullptr, &count, &props, &allocate, &deallocate, &copy, &ok,
-    &stream_create, &ok_stream, &ok_stream, &event_create, &ok_event, &ok_event_stream, &ok_event,
-    &ok_stream_event, &stats, &ok, &last_error, nullptr, nullptr, nullptr, nullptr, nullptr,
+    sizeof(axle_device_interface),
+    "faulty",
+    nullptr,
+    &count,
+    &props,
+    &allocate,
+    &deallocate,
+    &copy,
+    &ok,
+    &stream_create,
+    &ok_stream,
+    &ok_stream,
+    &event_create,
+    &ok_event,
+    &ok_event_stream,
+    &ok_event,
+    &ok_stream_event,
+    &stats,
+    &ok,
+    &last_error,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
 };
 
 axle_status add(void*, const axle_kernel_call* c) {
@@ -95,7 +117,15 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, FAULTY_NAME, "0.0.1", kTypes, 1, 10,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    FAULTY_NAME,
+    "0.0.1",
+    kTypes,
+    1,
+    10,
     &register_plugin,
 };
 

@@ -26,7 +26,15 @@ const KernelEntry kKernels[] = {{"prelu", &prelu_first_slope, AXLE_HERE}};
 axle_status register_plugin(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
 const char* const kTypes[] = {"cpu"};
 const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "wrong_prelu", "1.0.0", kTypes, 1, 200,
+    sizeof(axle_plugin_descriptor),
+    AXLE_ABI_MAJOR,
+    AXLE_ABI_MINOR,
+    0,
+    "wrong_prelu",
+    "1.0.0",
+    kTypes,
+    1,
+    200,
     &register_plugin,
 };
 }  // namespace

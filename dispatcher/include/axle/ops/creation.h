@@ -20,8 +20,8 @@ AXLE_API Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
                        const TensorOptions& options = {});
 AXLE_API Tensor empty_like(const Tensor& t, const TensorOptions& options = {});
 // Wraps external memory; `deleter` runs when the last tensor using it dies.
-AXLE_API Tensor from_blob(void* data, const IntList& sizes, const IntList& strides,
-                          std::function<void(void*)> deleter, const TensorOptions& options = {});
+AXLE_API Tensor from_blob(void* data, const IntList& sizes, const IntList& strides, std::function<void(void*)> deleter,
+                          const TensorOptions& options = {});
 AXLE_API Tensor from_blob(void* data, const IntList& sizes, const TensorOptions& options = {});
 // A 0-dim "wrapped number" tensor for a C++ scalar (lower promotion priority).
 AXLE_API Tensor scalar_to_tensor(const Scalar& s, const Device& device = Device("cpu"));

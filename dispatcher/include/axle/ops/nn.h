@@ -26,8 +26,8 @@ AXLE_API Tensor dropout(const Tensor& input, double p, bool train);
 AXLE_API Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                              const std::optional<Tensor>& attn_mask = {}, double dropout_p = 0.0,
                                              bool is_causal = false, std::optional<double> scale = {});
-AXLE_API Tensor upsample_nearest2d(const Tensor& self, const IntList& output_size,
-                                   std::optional<double> scales_h = {}, std::optional<double> scales_w = {});
+AXLE_API Tensor upsample_nearest2d(const Tensor& self, const IntList& output_size, std::optional<double> scales_h = {},
+                                   std::optional<double> scales_w = {});
 AXLE_API Tensor upsample_bilinear2d(const Tensor& self, const IntList& output_size, bool align_corners,
                                     std::optional<double> scales_h = {}, std::optional<double> scales_w = {});
 AXLE_API Tensor pad(const Tensor& self, const IntList& pad, const std::string& mode = "constant",

@@ -41,8 +41,7 @@ AXLE_API Tensor std(const Tensor& self, std::optional<IntList> dim, std::optiona
 // The vector p-norm (norm.Scalar / norm.ScalarOpt_dim); a string p as torch.norm ("fro").
 AXLE_API Tensor norm(const Tensor& self, const Scalar& p = 2);
 AXLE_API Tensor norm(const Tensor& self, std::optional<Scalar> p, const IntList& dim, bool keepdim = false);
-AXLE_API Tensor norm(const Tensor& self, const std::string& p, std::optional<IntList> dim = {},
-                     bool keepdim = false);
+AXLE_API Tensor norm(const Tensor& self, const std::string& p, std::optional<IntList> dim = {}, bool keepdim = false);
 AXLE_API Tensor norm(const Tensor& self, const char* p, std::optional<IntList> dim = {}, bool keepdim = false);
 AXLE_API Tensor logsumexp(const Tensor& self, const IntList& dim, bool keepdim = false);
 

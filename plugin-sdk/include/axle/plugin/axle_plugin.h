@@ -69,13 +69,7 @@ enum {
 };
 
 /* ---------------------------------------------------------------- logging */
-enum {
-  AXLE_LOG_TRACE = 0,
-  AXLE_LOG_DEBUG = 1,
-  AXLE_LOG_INFO = 2,
-  AXLE_LOG_WARN = 3,
-  AXLE_LOG_ERROR = 4
-};
+enum { AXLE_LOG_TRACE = 0, AXLE_LOG_DEBUG = 1, AXLE_LOG_INFO = 2, AXLE_LOG_WARN = 3, AXLE_LOG_ERROR = 4 };
 
 /* ---------------------------------------------------------------- tensors */
 /* A strided view of device memory. `data` already includes the storage offset
@@ -180,7 +174,7 @@ typedef struct axle_host_api {
 typedef struct axle_device_properties {
   size_t struct_size;
   char name[128];
-  uint64_t total_memory; /* bytes, 0 if unknown */
+  uint64_t total_memory;   /* bytes, 0 if unknown */
   int32_t host_accessible; /* 1: the host may dereference device pointers */
   int32_t reserved0;
 } axle_device_properties;
@@ -212,8 +206,8 @@ typedef struct axle_device_interface {
   axle_status (*get_properties)(void* self, int32_t index, axle_device_properties* props);
   axle_status (*allocate)(void* self, int32_t index, size_t nbytes, void** ptr);
   axle_status (*deallocate)(void* self, int32_t index, void* ptr, size_t nbytes);
-  axle_status (*copy)(void* self, axle_copy_kind kind, int32_t device_index, void* dst,
-                      const void* src, size_t nbytes, axle_stream stream);
+  axle_status (*copy)(void* self, axle_copy_kind kind, int32_t device_index, void* dst, const void* src, size_t nbytes,
+                      axle_stream stream);
   axle_status (*synchronize)(void* self, int32_t index);
   axle_status (*stream_create)(void* self, int32_t index, axle_stream* stream);
   axle_status (*stream_destroy)(void* self, int32_t index, axle_stream stream);
@@ -255,8 +249,8 @@ typedef struct axle_device_interface {
    * returns. The core has waited for the work queued on the source device's
    * current stream before calling. Without it, copies between two devices of
    * this type go through host memory. */
-  axle_status (*copy_peer)(void* self, int32_t dst_index, void* dst, int32_t src_index, const void* src,
-                           size_t nbytes, axle_stream stream);
+  axle_status (*copy_peer)(void* self, int32_t dst_index, void* dst, int32_t src_index, const void* src, size_t nbytes,
+                           axle_stream stream);
 } axle_device_interface;
 /* The size of ABI 1.0's axle_device_interface (everything up to last_error). */
 #define AXLE_DEVICE_INTERFACE_SIZE_V1_0 (offsetof(axle_device_interface, host_alloc))
@@ -275,11 +269,11 @@ typedef struct axle_registrar {
   /* Bind a kernel for (op, device type). `op_name` is "name.overload" of a
    * declared operator (or an operator this plugin declared with define_op);
    * `provenance` is a short "file:line" or symbol shown by `axle explain`. */
-  axle_status (*register_kernel)(void* context, const char* op_name, const char* device_type,
-                                 axle_kernel_fn fn, void* user_data, const char* provenance);
+  axle_status (*register_kernel)(void* context, const char* op_name, const char* device_type, axle_kernel_fn fn,
+                                 void* user_data, const char* provenance);
   /* A boxed fallback: receives every op of `device_type` that has no kernel. */
-  axle_status (*register_fallback)(void* context, const char* device_type, axle_kernel_fn fn,
-                                   void* user_data, const char* provenance);
+  axle_status (*register_fallback)(void* context, const char* device_type, axle_kernel_fn fn, void* user_data,
+                                   const char* provenance);
 } axle_registrar;
 
 typedef struct axle_plugin_descriptor {
@@ -287,8 +281,8 @@ typedef struct axle_plugin_descriptor {
   uint16_t abi_major;
   uint16_t abi_minor;
   uint32_t reserved0;
-  const char* name;    /* unique, [a-z0-9_]+ */
-  const char* version; /* the plugin's own version */
+  const char* name;                /* unique, [a-z0-9_]+ */
+  const char* version;             /* the plugin's own version */
   const char* const* device_types; /* device types it serves kernels for */
   int32_t num_device_types;
   int32_t default_rank; /* higher wins among plugins serving a device type */

@@ -73,7 +73,7 @@ class CachingAllocator {
   static constexpr size_t kSmallSegment = size_t{2} << 20;    // small-pool segment
   static constexpr size_t kMinLargeAlloc = size_t{10} << 20;  // below: a kLargeSegment
   static constexpr size_t kLargeSegment = size_t{20} << 20;
-  static constexpr size_t kRoundLarge = size_t{2} << 20;      // larger segments round to this
+  static constexpr size_t kRoundLarge = size_t{2} << 20;  // larger segments round to this
 
   explicit CachingAllocator(Backend backend = Backend()) : backend_(std::move(backend)) {}
   CachingAllocator(const CachingAllocator&) = delete;
@@ -94,9 +94,7 @@ class CachingAllocator {
     for (auto& [ptr, b] : live_) delete b;
   }
 
-  static size_t round_size(size_t n) {
-    return std::max(kMinBlock, (n + kMinBlock - 1) / kMinBlock * kMinBlock);
-  }
+  static size_t round_size(size_t n) { return std::max(kMinBlock, (n + kMinBlock - 1) / kMinBlock * kMinBlock); }
   // What a request of `size` rounded bytes takes from the device when no
   // pooled block fits.
   static size_t segment_size(size_t size) {
@@ -136,8 +134,7 @@ class CachingAllocator {
     auto it = live_.find(ptr);
     if (it == live_.end()) return AXLE_ERROR_INVALID_ARGUMENT;
     Block& b = *it->second;
-    if (stream != b.stream && std::find(b.uses.begin(), b.uses.end(), stream) == b.uses.end())
-      b.uses.push_back(stream);
+    if (stream != b.stream && std::find(b.uses.begin(), b.uses.end(), stream) == b.uses.end()) b.uses.push_back(stream);
     return AXLE_OK;
   }
 

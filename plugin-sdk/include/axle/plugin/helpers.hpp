@@ -7,8 +7,8 @@
 #include <axle/plugin/axle_plugin.h>
 
 #include <array>
-#include <cstddef>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -53,8 +53,8 @@ inline uint16_t float_to_fp16(float f) {
   const uint32_t abs = x & 0x7fffffffu;
   if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | (abs > 0x7f800000u ? 0x7e00u : 0x7c00u));
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 rounds to inf
-  if (abs < 0x38800000u) {  // subnormal or zero in fp16
-    if (abs < 0x33000000u) return sign;  // < 2^-25 rounds to zero
+  if (abs < 0x38800000u) {                                               // subnormal or zero in fp16
+    if (abs < 0x33000000u) return sign;                                  // < 2^-25 rounds to zero
     const uint32_t e = abs >> 23;
     const uint32_t m = (abs & 0x7fffffu) | 0x800000u;
     const uint32_t shift = 126 - e;  // value / 2^-24 == m * 2^(e - 126)
@@ -99,8 +99,7 @@ inline size_t dtype_size(axle_dtype d) {
   }
 }
 inline bool is_floating(axle_dtype d) {
-  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 ||
-         d == AXLE_DTYPE_BFLOAT16;
+  return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_FLOAT64 || d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16;
 }
 inline bool is_integral(axle_dtype d) { return !is_floating(d) && d != AXLE_DTYPE_BOOL; }
 // PyTorch's ScalarType names ("Float", "Half", "Long", ...), as its errors spell

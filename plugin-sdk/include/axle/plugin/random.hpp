@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdint>
 
-
 namespace axle::plugin {
 
 // The four 32-bit words of one Philox block.
