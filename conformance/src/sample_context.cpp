@@ -179,11 +179,21 @@ const std::vector<OpSamples>& all_samples() {
   static const std::vector<OpSamples> all = [] {
     std::vector<OpSamples> v;
     // One family per line (conformance/src/samples/<family>.cpp).
+    // clang-format off
     std::vector<OpSamples> (*families[])() = {
-        &creation_samples,    &copy_samples,     &pointwise_samples, &reduction_samples,
-        &blas_samples,        &indexing_samples, &random_samples,    &views_samples,
-        &activations_samples, &nn_samples,       &conv_pool_samples,
+        &creation_samples,
+        &copy_samples,
+        &pointwise_samples,
+        &reduction_samples,
+        &blas_samples,
+        &indexing_samples,
+        &random_samples,
+        &views_samples,
+        &activations_samples,
+        &nn_samples,
+        &conv_pool_samples,
     };
+    // clang-format on
     for (auto family : families) {
       const std::vector<OpSamples> list = family();
       v.insert(v.end(), list.begin(), list.end());

@@ -8,7 +8,7 @@
 // ConfigError naming the key and the nearest valid one.
 //
 // The keys (name, type, environment variable, doc) are one table in
-// core/src/config.cpp, listed by config_keys() and in docs/config.md; it drives
+// core/src/config_keys.cpp, listed by config_keys() and in docs/config.md; it drives
 // parsing, merging, the environment layer, config_sources() and Config::get.
 #pragma once
 
@@ -118,7 +118,7 @@ AXLE_API std::string get_float32_matmul_precision();
 AXLE_API void use_deterministic_algorithms(bool enabled);
 AXLE_API bool are_deterministic_algorithms_enabled();
 
-// One configuration key, a row of the table in core/src/config.cpp.
+// One configuration key, a row of the table in core/src/config_keys.cpp.
 struct ConfigKey {
   std::string_view key;   // dotted; a <placeholder> segment is a name the user chooses ("fallback.ops.<op>")
   std::string_view type;  // as documented: "bool", "int", "array of strings", "error|warn_once|silent", ...

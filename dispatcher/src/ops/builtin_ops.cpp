@@ -10,12 +10,22 @@ namespace axle {
 const std::vector<OpDecl>& builtin_op_decls() {
   static const std::vector<OpDecl> all = [] {
     std::vector<OpDecl> v;
-    // One family per line.
+    // One family per line (.gitattributes merges this file's lines as a union).
+    // clang-format off
     std::vector<OpDecl> (*const families[])() = {
-        &shape::creation_ops,    &shape::copy_ops,     &shape::pointwise_ops, &shape::reduction_ops,
-        &shape::blas_ops,        &shape::indexing_ops, &shape::random_ops,    &shape::views_ops,
-        &shape::activations_ops, &shape::nn_ops,       &shape::conv_pool_ops,
+        &shape::creation_ops,
+        &shape::copy_ops,
+        &shape::pointwise_ops,
+        &shape::reduction_ops,
+        &shape::blas_ops,
+        &shape::indexing_ops,
+        &shape::random_ops,
+        &shape::views_ops,
+        &shape::activations_ops,
+        &shape::nn_ops,
+        &shape::conv_pool_ops,
     };
+    // clang-format on
     for (auto family : families) {
       std::vector<OpDecl> list = family();
       v.insert(v.end(), list.begin(), list.end());
