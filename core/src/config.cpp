@@ -121,8 +121,6 @@ Config read_file_layer() {
   return Config::parse(ss.str(), path);
 }
 
-Config read_env_layer() { return detail::config_from_environment(); }
-
 // The effective configuration as published by recompute: kernels read it per
 // call (get_option) from many threads without the layers' lock. Never destroyed
 // (late destructors may still read it).
@@ -162,7 +160,7 @@ Layers& loaded_layers() {
     l.system = read_optional_file(l.system_path);
     l.user = read_optional_file(l.user_path);
     l.file = read_file_layer();
-    l.env = read_env_layer();
+    l.env = detail::config_from_environment();
     recompute(l, l.app);
     l.loaded = true;
   }

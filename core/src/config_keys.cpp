@@ -317,10 +317,17 @@ const std::vector<Row>& rows() {
   return table;
 }
 
+// The row whose key is spelled `key` ("plugins.<name>.rank" names a row too).
+// Indexed once: get_option asks Config::get for keys such as "deterministic"
+// from kernels, per call.
 const Row* row_named(std::string_view key) {
-  for (const Row& r : rows())
-    if (r.info.key == key) return &r;
-  return nullptr;
+  static const std::map<std::string_view, const Row*, std::less<>> index = [] {
+    std::map<std::string_view, const Row*, std::less<>> m;
+    for (const Row& r : rows()) m.emplace(r.info.key, &r);
+    return m;
+  }();
+  const auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
 }
 
 bool is_placeholder(std::string_view segment) { return !segment.empty() && segment.front() == '<'; }
@@ -360,13 +367,6 @@ void parse_object(Config& c, const json& obj, const std::string& pattern, const 
   check_keys(source, path, obj, segments);
   for (const std::string& s : segments)
     if (auto it = obj.find(s); it != obj.end()) read(s, s, *it, name);
-}
-
-// One layer as (key, JSON value) pairs, in the keys' documented spelling.
-Flat flatten(const Config& c) {
-  Flat out;
-  for (const Row& r : rows()) r.flatten(c, out);
-  return out;
 }
 
 }  // namespace
@@ -410,13 +410,11 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
 }
 
 std::optional<std::string> Config::get(std::string_view key) const {
+  if (const Row* r = row_named(key); r && r->info.key.find('<') == std::string_view::npos) return r->get(*this, "", "");
   for (const Row& r : rows()) {
     const std::string_view k = r.info.key;
     const size_t open = k.find('<');
-    if (open == std::string_view::npos) {
-      if (key == k) return r.get(*this, "", "");
-      continue;
-    }
+    if (open == std::string_view::npos) continue;  // answered above
     // "plugins.<name>.rank": the name runs from the prefix to the suffix;
     // an object key may go on with ".<sub-key>".
     const std::string_view prefix = k.substr(0, open), suffix = k.substr(k.find('>') + 1);
@@ -458,7 +456,11 @@ Config config_from_environment() {
   return c;
 }
 
-std::vector<std::pair<std::string, std::string>> flatten_config(const Config& c) { return flatten(c); }
+std::vector<std::pair<std::string, std::string>> flatten_config(const Config& c) {
+  Flat out;
+  for (const Row& r : rows()) r.flatten(c, out);
+  return out;
+}
 
 std::string_view env_variable_of(std::string_view key) {
   const Row* row = row_named(key);

@@ -27,7 +27,7 @@ PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*\.(?!md$)\w+$")
 EXT = r"(?:cpp|h|hpp|cu|cuh|c|py|pyi|md|build|sh|json|map|toml|cmake|in)"
 CODE = (".cpp", ".h", ".hpp", ".cu", ".cuh", ".c", ".py", ".sh", ".build", ".txt")
 HASH_COMMENTS = (".py", ".sh", ".build", ".txt")
-ISSUE = re.compile(r"\bissues? ?#?\d+|\b(?:Issue|issue) #?\d+")
+ISSUE = re.compile(r"\bissues? ?#?\d+", re.IGNORECASE)
 
 
 def tracked_files(root):

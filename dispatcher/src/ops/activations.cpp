@@ -24,14 +24,6 @@ void require_float(ShapeContext& c, const char* kernel, DType d, bool bf16 = tru
   not_implemented(c, kernel, d);
 }
 
-// A scalar becomes a value of an integer dtype only when it fits (torch's checked_convert,
-// c10::overflows): integers within the dtype's range (for uint8, negatives down to -255
-// wrap around), doubles within it strictly. doubles=false: double scalars are not
-// converted (they promote the computation to float instead).
-void check_fits(ShapeContext& c, DType d, const Value& v, bool doubles = true) {
-  check_scalar_fits(c.op, d, v, doubles);
-}
-
 // torch.result_type(tensor of dtype d, scalar): scalars only raise the category.
 DType promote_scalar(DType d, const Value& s) {
   if (s.is_none()) return d;
@@ -79,8 +71,8 @@ void hardtanh_check(ShapeContext& c, const Value& lo, const Value& hi) {
   if (d == kFloat16) not_implemented(c, "clamp_scalar_cpu", d);
   AXLE_CHECK(d != kUInt8 || (std::trunc(lo.to_double()) >= 0 && std::trunc(hi.to_double()) >= 0), ValueError, c.op,
              ": cannot do hardtanh on an unsigned type with negative limits");
-  check_fits(c, d, lo, false);
-  check_fits(c, d, hi, false);
+  check_scalar_fits(c.op, d, lo, false);
+  check_scalar_fits(c.op, d, hi, false);
   same_as_self(c);
 }
 void hardtanh_shape(ShapeContext& c) { hardtanh_check(c, c.args[1], c.args[2]); }
@@ -89,8 +81,8 @@ void relu6_shape(ShapeContext& c) { hardtanh_check(c, Value(0), Value(6)); }
 void threshold_shape(ShapeContext& c) {
   const DType d = c.arg(0).tensor().dtype();
   if (d == kBool || d == kFloat16) not_implemented(c, "threshold_cpu", d);
-  check_fits(c, d, c.args[1]);
-  check_fits(c, d, c.args[2]);
+  check_scalar_fits(c.op, d, c.args[1]);
+  check_scalar_fits(c.op, d, c.args[2]);
   same_as_self(c);
 }
 
@@ -145,8 +137,8 @@ void clamp_shape(ShapeContext& c) {
   const DType d = promote_scalar(promote_scalar(t.dtype(), lo), hi);
   if (d == kFloat16 || d == kBool)
     not_implemented(c, hi.is_none() ? "clamp_min_cpu" : lo.is_none() ? "clamp_max_scalar_cpu" : "clamp_scalar_cpu", d);
-  check_fits(c, d, lo);
-  check_fits(c, d, hi);
+  check_scalar_fits(c.op, d, lo);
+  check_scalar_fits(c.op, d, hi);
   c.outputs = {{t.sizes(), d}};
 }
 
