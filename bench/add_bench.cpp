@@ -63,7 +63,13 @@ int main(int argc, char** argv) {
   Capture cap;
   axle_host_api host{};
   host.struct_size = sizeof host;
-  const axle_registrar reg = {sizeof reg, &cap, &host, &cap_device, &cap_kernel, &cap_fallback};
+  axle_registrar reg{};  // a 1.3 registrar: kernels come through register_kernel
+  reg.struct_size = AXLE_REGISTRAR_SIZE_V1_3;
+  reg.context = &cap;
+  reg.host = &host;
+  reg.register_device_type = &cap_device;
+  reg.register_kernel = &cap_kernel;
+  reg.register_fallback = &cap_fallback;
   entry()->register_plugin(&reg);
   float x = 1, y = 1, z = 0;
   const int64_t sizes[1] = {1}, strides[1] = {1};

@@ -63,6 +63,7 @@ int cmd_config_keys(bool as_json) {
 json plugin_json(const axle::PluginInfo& p) {
   return {{"name", p.name},
           {"version", p.version},
+          {"description", p.description},
           {"abi", std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor)},
           {"device_types", p.device_types},
           {"rank", p.rank},
@@ -141,6 +142,7 @@ int cmd_info(bool as_json) {
     for (const auto& t : p.device_types) types += (types.empty() ? "" : ",") + t;
     std::printf("  %-14s %-8s %d.%-2d %-14s %-5d %-22s %s\n", p.name.empty() ? "?" : p.name.c_str(), p.version.c_str(),
                 p.abi_major, p.abi_minor, types.c_str(), p.rank, axle::plugin_status_name(p.status), p.path.c_str());
+    if (!p.description.empty()) std::printf("  %14s %s\n", "", p.description.c_str());
     if (!p.reason.empty()) std::printf("  %14s reason: %s\n", "", p.reason.c_str());
   }
   std::printf("\ndevices:\n");
@@ -169,6 +171,14 @@ int cmd_info(bool as_json) {
   return 0;
 }
 
+// The plugin's own description line (ABI 1.4), "" for the core or none.
+std::string description_of(const std::string& plugin) {
+  if (plugin.empty()) return {};
+  for (const axle::PluginInfo& p : axle::plugins())
+    if (p.name == plugin) return p.description;
+  return {};
+}
+
 int cmd_explain(const std::string& op, const std::string& device, bool as_json) {
   const axle::OpHandle h = axle::find_op(op);
   auto rows = axle::explain(op);
@@ -185,7 +195,14 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
     for (const auto& r : rows) {
       json chain = json::array();
       for (const auto& c : r.chain)
-        chain.push_back({{"kind", c.kind}, {"plugin", c.plugin}, {"provenance", c.provenance}, {"rank", c.rank}});
+        chain.push_back({{"kind", c.kind},
+                         {"plugin", c.plugin},
+                         {"description", description_of(c.plugin)},
+                         {"provenance", c.provenance},
+                         {"rank", c.rank},
+                         {"host_scalars", c.host_scalars},
+                         {"declines", c.declines},
+                         {"decline_reason", c.decline_reason}});
       j["devices"].push_back({{"device_type", r.device_type}, {"chain", chain}, {"note", r.note}});
     }
     std::cout << j.dump(2) << "\n";
@@ -197,9 +214,15 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
     if (r.chain.empty()) std::printf("  %s\n", r.note.c_str());
     for (size_t i = 0; i < r.chain.size(); ++i) {
       const auto& c = r.chain[i];
-      const std::string from =
-          c.plugin.empty() ? std::string() : "plugin '" + c.plugin + "' (rank " + std::to_string(c.rank) + "), ";
-      std::printf("  %s %-18s %s%s\n", i == 0 ? "runs:" : "then:", c.kind.c_str(), from.c_str(), c.provenance.c_str());
+      const std::string about = description_of(c.plugin);
+      const std::string from = c.plugin.empty() ? std::string()
+                                                : "plugin '" + c.plugin + "' (rank " + std::to_string(c.rank) +
+                                                      (about.empty() ? "" : "; " + about) + "), ";
+      std::printf("  %s %-18s %s%s%s\n", i == 0 ? "runs:" : "then:", c.kind.c_str(), from.c_str(), c.provenance.c_str(),
+                  c.host_scalars ? " [reads host scalars by value]" : "");
+      if (c.declines)
+        std::printf("        declined %llu call(s) so far%s%s\n", static_cast<unsigned long long>(c.declines),
+                    c.decline_reason.empty() ? "" : ", last because: ", c.decline_reason.c_str());
     }
   }
   return 0;

@@ -91,6 +91,24 @@ void follow_input_layout(ShapeContext& sc) {
 // A 0-dim CPU tensor may join tensors of another device (PyTorch's CPU scalar rule).
 bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
 
+bool has_cpu_scalar(const Stack& args) {
+  for (const Value& v : args)
+    if (v.is_tensor() && v.tensor().defined() && is_cpu_scalar(v.tensor())) return true;
+  return false;
+}
+
+// Copies the CPU scalars among `args` to `device` (for kernels that read device
+// memory only). Returns false: none is left on the host.
+[[gnu::cold]] bool upload_cpu_scalars(Stack& args, const Device& device) {
+  for (Value& v : args)
+    if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor())) {
+      Tensor d = r.tensor().to(device);
+      d.unsafe_impl().wrapped_number = r.tensor().unsafe_impl().wrapped_number;
+      v = std::move(d);
+    }
+  return false;
+}
+
 Device target_device(const OpEntry& op, const Stack& args) {
   const Tensor* chosen = nullptr;
   const Tensor* scalar = nullptr;
@@ -130,11 +148,22 @@ Device target_device(const OpEntry& op, const Stack& args) {
                                            "'; kernels exist for: ", have.empty() ? "(none)" : have));
 }
 
+bool has_device_kernel(const OpEntry& op, DeviceType type) {
+  PluginManager& pm = PluginManager::get();
+  if (!pm.is_device_type_ready(type)) pm.ensure_device_type(type);
+  const Slot* slot = Registry::get().table().slot(op.index, type.id());
+  if (!slot) return false;
+  return std::any_of(slot->chain.begin(), slot->chain.end(), [](const Candidate& c) {
+    return c.kind == CandidateKind::Kernel || c.kind == CandidateKind::AppKernel ||
+           c.kind == CandidateKind::BoxedFallback;
+  });
+}
+
 namespace {
 
 // An undefined Tensor (None in a Tensor?[] list) is a view with data == NULL
 // and ndim == -1 (docs/plugin-abi.md).
-void fill_view(axle_tensor_view& v, const Tensor& t) {
+void fill_view(axle_tensor_view& v, const Tensor& t, int32_t flags = 0) {
   if (!t.defined()) {
     v = axle_tensor_view{};
     v.struct_size = sizeof v;
@@ -148,11 +177,13 @@ void fill_view(axle_tensor_view& v, const Tensor& t) {
   v.sizes = t.sizes().data();
   v.strides = t.strides().data();
   v.device_index = t.device().index();
-  v.reserved0 = 0;
+  v.flags = flags;
 }
 
+// `host_scalars`: the call has CPU scalars among the arguments of a device
+// kernel that reads them itself (AXLE_KERNEL_HOST_SCALARS): their views say so.
 axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Stack& outputs, const Device& device,
-                   KernelCallContext& ctx) {
+                   KernelCallContext& ctx, bool host_scalars) {
   const size_t num_args = args.size(), num_outputs = outputs.size();
   // Most ops have a handful of arguments: keep their views on the stack (one
   // slot per argument, used by the tensors among them, then the outputs').
@@ -171,7 +202,8 @@ axle_status invoke(const OpEntry& op, const Candidate& c, const Stack& args, Sta
           out.tag = AXLE_VALUE_NONE;
           break;
         }
-        fill_view(views[next_view], v.tensor());
+        fill_view(views[next_view], v.tensor(),
+                  host_scalars && is_cpu_scalar(v.tensor()) ? int32_t{AXLE_VIEW_HOST_SCALAR} : 0);
         out.tag = AXLE_VALUE_TENSOR;
         out.u.tensor = &views[next_view++];
         break;
@@ -271,6 +303,23 @@ axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dt
 
 namespace {
 
+// A candidate declined: counted, its reason (plugin::decline, or a set_error
+// message before AXLE_DECLINED) kept for decline_stats, trace mode and the error
+// raised when every candidate declines.
+[[gnu::cold]] void note_decline(const OpEntry& op, const Candidate& c, const Device& device,
+                                const KernelCallContext& ctx, CallInfo* info, std::string& declines) {
+  const std::string& reason = ctx.decline_reason.empty() ? ctx.message : ctx.decline_reason;
+  if (c.declines) c.declines->add(reason);
+  if (info) {
+    info->declined.push_back(c.plugin);
+    info->decline_reasons.push_back(reason);
+  }
+  declines += detail::concat(declines.empty() ? "" : "; ", "plugin '", c.plugin, "' (", c.provenance, ")",
+                             reason.empty() ? " gave no reason" : ": ", reason);
+  AXLE_LOG(LogLevel::Debug, op.name, " on ", device, ": ", c.plugin, " declined (", c.provenance, ")",
+           reason.empty() ? "" : ": ", reason);
+}
+
 void describe(CallInfo* info, const Candidate& c) {
   if (!info) return;
   static constexpr const char* kKinds[] = {"kernel", "app kernel", "composite", "boxed fallback", "host fallback"};
@@ -312,10 +361,10 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
 
   AXLE_CHECK(op.decl.shape != nullptr, NotImplementedError, "operator '", op.name,
              "' has kernels but no shape function");
-  if (!device.is_cpu())  // CPU scalars join device tensors as device tensors
-    for (Value& v : args)
-      if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor()))
-        v = r.tensor().to(device);
+  // CPU scalars (Python numbers, 0-dim CPU tensors) joining device tensors stay
+  // on the host: kernels registered with AXLE_KERNEL_HOST_SCALARS read them by
+  // value; for any other kernel they are copied to the device first (once).
+  bool host_scalars = !device.is_cpu() && has_cpu_scalar(args);
   checked_runtime(device);
   ShapeContext sc{op.name.c_str(), args, device, t_spec_pool.take()};
   const PooledSpecs recycle{sc.outputs};
@@ -325,9 +374,10 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
   outputs.reserve(sc.outputs.size());
   for (size_t i = 0; i < sc.outputs.size(); ++i) {
     OutputSpec& o = sc.outputs[i];
-    if (o.alias_arg >= 0)
+    if (o.alias_arg >= 0) {
+      if (host_scalars && is_cpu_scalar(args[o.alias_arg].tensor())) host_scalars = upload_cpu_scalars(args, device);
       outputs.push_back(args[o.alias_arg]);
-    else if (out && i < out->size() && !o.data_dependent && usable_out((*out)[i], o, device, args))
+    } else if (out && i < out->size() && !o.data_dependent && usable_out((*out)[i], o, device, args))
       outputs.push_back((*out)[i]);
     else if (o.data_dependent)
       outputs.push_back(Value(Tensor()));
@@ -337,22 +387,21 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
                             : make_empty(std::move(o.sizes), o.dtype, device));
   }
 
+  std::string declines;  // "plugin 'x': reason; ...", for the error when every candidate declined
   for (const Candidate& c : slot->chain) {
     switch (c.kind) {
       case CandidateKind::Kernel:
       case CandidateKind::BoxedFallback: {
         if (t_plugin_filter && !t_plugin_filter->allows(c.plugin)) continue;
+        if (host_scalars && !(c.flags & AXLE_KERNEL_HOST_SCALARS)) host_scalars = upload_cpu_scalars(args, device);
         KernelCallContext ctx;
-        const axle_status s = invoke(op, c, args, outputs, device, ctx);
+        const axle_status s = invoke(op, c, args, outputs, device, ctx, host_scalars);
         if (s == AXLE_OK) {
           describe(info, c);
           return outputs;
         }
         if (s == AXLE_DECLINED) {
-          if (c.declines) c.declines->fetch_add(1, std::memory_order_relaxed);
-          if (info) info->declined.push_back(c.plugin);
-          AXLE_LOG(LogLevel::Debug, op.name, " on ", device, ": ", c.plugin, " declined (", c.provenance, ")",
-                   ctx.message.empty() ? "" : ": ", ctx.message);
+          note_decline(op, c, device, ctx, info, declines);
           continue;
         }
         throw_status(s, detail::concat(op.name, " on ", device, " (plugin '", c.plugin, "', ", c.provenance,
@@ -372,11 +421,11 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
       }
       case CandidateKind::HostFallback:
         describe(info, c);
-        host_fallback(op, args, outputs, device);
+        host_fallback(op, args, outputs, device, declines);
         return outputs;
     }
   }
-  no_kernel(op, device, "has only kernels that declined this call");
+  no_kernel(op, device, detail::concat("has only kernels that declined this call (", declines, ")").c_str());
 }
 
 }  // namespace

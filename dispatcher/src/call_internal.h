@@ -22,6 +22,10 @@ Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out = 
 // The NotImplementedError of a call nothing serves: `why`, and the device types
 // that do have a kernel for the op.
 [[noreturn]] void no_kernel(const OpEntry& op, const Device& device, const char* why);
+// Whether device type `type` has a candidate of its own for `op` (a plugin or
+// application kernel, a boxed fallback), not only the composite or the host
+// fallback. Factory ops ask it for fill_ (ops/creation.cpp).
+bool has_device_kernel(const OpEntry& op, DeviceType type);
 // The copy_ operator (resolved once; inline: dispatch_impl asks on every call).
 inline const OpEntry* copy_op() {
   static const OpEntry* e = Registry::get().find("copy_");
@@ -47,7 +51,10 @@ axle_status allocate_data_dependent_output(void* context, int32_t index, axle_dt
 // Runs `op` on the fallback target (fallback.target, default "cpu") for a call on
 // `device` that no candidate there served, and writes the results into `outputs`
 // (allocating those that are not yet). Obeys the fallback policy and counts the hit.
-[[gnu::cold]] void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device);
+// `declines`: the kernels that declined the call first and why ("" if none), for
+// the error the `error` policy raises.
+[[gnu::cold]] void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device,
+                                 const std::string& declines);
 
 // ---- call_out.cpp
 // Whether the kernels may write the caller's out= tensor `t` directly as the

@@ -18,7 +18,7 @@ struct FallbackState {
   std::set<std::pair<std::string, std::string>> warned;
   // (op, device type, plugin): counters the table's candidates point at, so a
   // decline is one relaxed atomic add (map nodes never move).
-  std::map<std::tuple<std::string, std::string, std::string>, std::atomic<uint64_t>> declines;
+  std::map<std::tuple<std::string, std::string, std::string>, DeclineRecord> declines;
 };
 FallbackState& fallback_state() {
   static auto* s = new FallbackState;
@@ -43,8 +43,14 @@ std::vector<FallbackCount> fallback_stats() {
   return out;
 }
 
-std::atomic<uint64_t>* decline_counter(const std::string& op, const std::string& device_type,
-                                       const std::string& plugin) {
+void DeclineRecord::add(const std::string& reason) {
+  count.fetch_add(1, std::memory_order_relaxed);
+  if (reason.empty()) return;
+  std::lock_guard lock(mutex);
+  last_reason = reason;
+}
+
+DeclineRecord* decline_counter(const std::string& op, const std::string& device_type, const std::string& plugin) {
   FallbackState& s = fallback_state();
   std::lock_guard lock(s.mutex);
   return &s.declines[{op, device_type, plugin}];
@@ -54,9 +60,11 @@ std::vector<DeclineCount> decline_stats() {
   FallbackState& s = fallback_state();
   std::lock_guard lock(s.mutex);
   std::vector<DeclineCount> out;
-  for (const auto& [k, n] : s.declines)
-    if (const uint64_t count = n.load(std::memory_order_relaxed))
-      out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), count});
+  for (auto& [k, r] : s.declines)
+    if (const uint64_t count = r.count.load(std::memory_order_relaxed)) {
+      std::lock_guard reason_lock(r.mutex);
+      out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), count, r.last_reason});
+    }
   return out;
 }
 

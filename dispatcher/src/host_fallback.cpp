@@ -25,13 +25,16 @@ Value to_device(const Value& v, const Device& target) {
 
 }  // namespace
 
-void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device) {
+void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const Device& device,
+                   const std::string& declines) {
   const std::shared_ptr<const Config> snapshot = detail::config_snapshot();
   const Config& cfg = *snapshot;
   const FallbackPolicy policy = fallback_policy(cfg, op, device.type());
   if (policy == FallbackPolicy::Error)
     no_kernel(op, device,
-              detail::concat("has no kernel and the fallback policy for it on '", device.type().name(), "' is 'error'")
+              detail::concat(
+                  declines.empty() ? "has no kernel" : "has only kernels that declined this call (" + declines + ")",
+                  " and the fallback policy for it on '", device.type().name(), "' is 'error'")
                   .c_str());
   const Device target = Device(cfg.fallback_target.value_or("cpu")).resolved();
   AXLE_CHECK(target.type() != device.type(), ConfigError, "fallback.target '", target,

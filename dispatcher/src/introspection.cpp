@@ -65,7 +65,20 @@ std::vector<ExplainRow> explain(std::string_view name) {
     row.device_type = type;
     const Slot* slot = table.slot(op->index, DeviceType(type).id());
     if (slot)
-      for (const Candidate& c : slot->chain) row.chain.push_back({kind_name(c.kind), c.plugin, c.provenance, c.rank});
+      for (const Candidate& c : slot->chain) {
+        CandidateInfo info;
+        info.kind = kind_name(c.kind);
+        info.plugin = c.plugin;
+        info.provenance = c.provenance;
+        info.rank = c.rank;
+        info.host_scalars = (c.flags & AXLE_KERNEL_HOST_SCALARS) != 0;
+        if (c.declines) {
+          info.declines = c.declines->count.load(std::memory_order_relaxed);
+          std::lock_guard lock(c.declines->mutex);
+          info.decline_reason = c.declines->last_reason;
+        }
+        row.chain.push_back(std::move(info));
+      }
     if (row.chain.empty()) row.note = "no kernel: calling it raises NotImplementedError";
     rows.push_back(std::move(row));
   }

@@ -17,6 +17,7 @@ struct CallInfo {
   std::string plugin;
   std::string provenance;
   std::vector<std::string> declined;
+  std::vector<std::string> decline_reasons;  // one per declined entry ("" when not given)
   bool fell_back = false;
 };
 

@@ -91,18 +91,33 @@ axle_status reg_device_type(void* context, const axle_device_interface* iface) {
   return AXLE_OK;
 }
 
-axle_status reg_kernel(void* context, const char* op, const char* device_type, axle_kernel_fn fn, void* user_data,
-                       const char* provenance) {
-  auto* ctx = static_cast<RegistrationContext*>(context);
+axle_status add_kernel(RegistrationContext* ctx, const char* op, const char* device_type, axle_kernel_fn fn,
+                       void* user_data, const char* provenance, uint32_t flags) {
   if (!op || !fn) return ctx->reject("register_kernel: op name and function must not be NULL");
   if (!ctx->serves(device_type))
     return ctx->reject(detail::concat("register_kernel('", op, "'): device type '", device_type ? device_type : "",
                                       "' is not listed in the plugin's descriptor"));
   const OpEntry* e = Registry::get().find(op);
   if (!e) return ctx->reject(detail::concat("register_kernel: unknown operator '", op, "'"));
+  if (flags & ~uint32_t{AXLE_KERNEL_HOST_SCALARS})
+    return ctx->reject(detail::concat("register_kernel_entry('", op, "'): unknown flags 0x", std::hex, flags));
   ctx->kernels.push_back(
-      {e->name, device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : ""});
+      {e->name, device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : "", flags});
   return AXLE_OK;
+}
+
+axle_status reg_kernel(void* context, const char* op, const char* device_type, axle_kernel_fn fn, void* user_data,
+                       const char* provenance) {
+  return add_kernel(static_cast<RegistrationContext*>(context), op, device_type, fn, user_data, provenance, 0);
+}
+
+// ABI 1.4: named fields and flags.
+axle_status reg_kernel_entry(void* context, const axle_kernel_entry* k) {
+  auto* ctx = static_cast<RegistrationContext*>(context);
+  if (!k || k->struct_size < sizeof(axle_kernel_entry))
+    return ctx->reject(detail::concat("register_kernel_entry: struct_size ", k ? k->struct_size : 0,
+                                      " is smaller than ABI 1.4's ", sizeof(axle_kernel_entry)));
+  return add_kernel(ctx, k->op_name, k->device_type, k->fn, k->user_data, k->provenance, k->flags);
 }
 
 axle_status reg_fallback(void* context, const char* device_type, axle_kernel_fn fn, void* user_data,
@@ -112,7 +127,7 @@ axle_status reg_fallback(void* context, const char* device_type, axle_kernel_fn 
     return ctx->reject(detail::concat("register_fallback: bad function or device type '",
                                       device_type ? device_type : "", "' not listed in the descriptor"));
   ctx->fallbacks.push_back(
-      {"", device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : ""});
+      {"", device_type, fn, user_data, nullptr, ctx->plugin, ctx->rank, provenance ? provenance : "", 0});
   return AXLE_OK;
 }
 
@@ -150,8 +165,14 @@ void PluginManager::Impl::register_plugin(PluginRecord& r, const axle_plugin_des
   ctx.plugin = r.info.name;
   ctx.rank = r.info.rank;
   ctx.device_types = r.info.device_types;
-  const axle_registrar registrar = {sizeof(axle_registrar), &ctx,        host_api(),
-                                    &reg_device_type,       &reg_kernel, &reg_fallback};
+  axle_registrar registrar{};
+  registrar.struct_size = sizeof registrar;
+  registrar.context = &ctx;
+  registrar.host = host_api();
+  registrar.register_device_type = &reg_device_type;
+  registrar.register_kernel = &reg_kernel;
+  registrar.register_fallback = &reg_fallback;
+  registrar.register_kernel_entry = &reg_kernel_entry;
   axle_status status = AXLE_ERROR_INTERNAL;
   try {
     status = d->register_plugin(&registrar);
@@ -174,6 +195,8 @@ void PluginManager::Impl::register_plugin(PluginRecord& r, const axle_plugin_des
   }
   Registry::get().add_kernels(std::move(ctx.kernels), std::move(ctx.fallbacks));
   r.info.status = PluginStatus::Loaded;
+  if (d->struct_size > offsetof(axle_plugin_descriptor, description) && d->description)  // ABI 1.4
+    r.info.description = std::string(d->description).substr(0, 256);
   AXLE_LOG(LogLevel::Info, "loaded plugin '", r.info.name, "' ", r.info.version, " (rank ", r.info.rank, ") from ",
            r.info.path);
 }

@@ -33,6 +33,10 @@ void host_set_error(void* context, const char* message) {
   if (context && message) static_cast<ErrorSink*>(context)->message = message;
 }
 
+void host_set_decline_reason(void* context, const char* reason) {
+  if (context && reason) static_cast<ErrorSink*>(context)->decline_reason = reason;
+}
+
 // plugins.<plugin>.options.<key>, or with a NULL plugin a global dotted key
 // ("cpu.threads"), from the effective configuration; the text lives in a
 // per-thread buffer until the thread's next call.
@@ -65,10 +69,18 @@ axle_status host_allocate_output(void* context, int32_t index, axle_dtype dtype,
 }  // namespace
 
 const axle_host_api* host_api() {
-  static const axle_host_api api = {
-      sizeof(axle_host_api), AXLE_ABI_MAJOR,        AXLE_ABI_MINOR,   0, &host_log,
-      &host_set_error,       &host_allocate_output, &host_get_option,
-  };
+  static const axle_host_api api = [] {
+    axle_host_api a{};
+    a.struct_size = sizeof a;
+    a.abi_major = AXLE_ABI_MAJOR;
+    a.abi_minor = AXLE_ABI_MINOR;
+    a.log = &host_log;
+    a.set_error = &host_set_error;
+    a.allocate_output = &host_allocate_output;
+    a.get_option = &host_get_option;
+    a.set_decline_reason = &host_set_decline_reason;
+    return a;
+  }();
   return &api;
 }
 

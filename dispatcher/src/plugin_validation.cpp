@@ -53,9 +53,11 @@ std::string backend_filter_reason(const Config& cfg, const std::string& name) {
 // Why a plugin's descriptor cannot be used, or "".
 std::string descriptor_problem(const axle_plugin_descriptor* d) {
   if (!d) return AXLE_PLUGIN_ENTRY_SYMBOL "() returned NULL";
-  if (d->struct_size < sizeof(axle_plugin_descriptor))
+  // ABI 1.0-1.3's descriptor ends at register_plugin; later fields are read
+  // only where struct_size covers them.
+  if (d->struct_size < AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3)
     return detail::concat("descriptor struct_size ", d->struct_size, " is smaller than ABI 1.0's ",
-                          sizeof(axle_plugin_descriptor));
+                          AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3);
   if (std::string why = abi_incompatibility(d->abi_major, d->abi_minor, AXLE_ABI_MAJOR, AXLE_ABI_MINOR); !why.empty())
     return why;
   if (!d->register_plugin || !d->name || (d->num_device_types > 0 && !d->device_types) || d->num_device_types < 0)

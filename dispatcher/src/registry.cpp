@@ -127,6 +127,7 @@ Slot Registry::build_slot(const OpEntry& op, DeviceType type) const {
       c.plugin = r->plugin;
       c.provenance = r->provenance;
       c.rank = r->rank;
+      c.flags = r->flags;
       c.declines = decline_counter(op.name, type_name, r->plugin);
       slot.chain.push_back(std::move(c));
     }

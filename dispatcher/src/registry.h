@@ -47,6 +47,14 @@ class OpEntry {
 
 enum class CandidateKind { Kernel, AppKernel, Composite, BoxedFallback, HostFallback };
 
+// Declines of one (op, device type, plugin) since start (call_stats.cpp).
+struct DeclineRecord {
+  std::atomic<uint64_t> count{0};
+  std::mutex mutex;  // guards last_reason
+  std::string last_reason;
+  void add(const std::string& reason);
+};
+
 struct Candidate {
   CandidateKind kind = CandidateKind::Kernel;
   axle_kernel_fn fn = nullptr;
@@ -55,18 +63,18 @@ struct Candidate {
   std::string plugin;
   std::string provenance;
   int rank = 0;
+  uint32_t flags = 0;  // AXLE_KERNEL_* of the registration
   // Kernels and boxed fallbacks: how often this candidate declined a call on
-  // this (op, device type); a counter that outlives table rebuilds.
-  std::atomic<uint64_t>* declines = nullptr;
+  // this (op, device type) and why, last; a record that outlives table rebuilds.
+  DeclineRecord* declines = nullptr;
 };
 
 // The host fallback policy of `op` on device type `type` (host_fallback.cpp).
 FallbackPolicy fallback_policy(const Config& cfg, const OpEntry& op, DeviceType type);
 
-// The decline counter of (op, device type, plugin), created on first request
+// The decline record of (op, device type, plugin), created on first request
 // (table builds) and never freed (call_stats.cpp; read by decline_stats()).
-std::atomic<uint64_t>* decline_counter(const std::string& op, const std::string& device_type,
-                                       const std::string& plugin);
+DeclineRecord* decline_counter(const std::string& op, const std::string& device_type, const std::string& plugin);
 
 struct Slot {
   std::vector<Candidate> chain;
@@ -89,6 +97,7 @@ struct KernelRecord {
   std::string plugin;
   int rank = 0;
   std::string provenance;
+  uint32_t flags = 0;  // AXLE_KERNEL_*
 };
 
 class Registry {
@@ -164,7 +173,8 @@ std::unique_ptr<DeviceRuntime> make_plugin_runtime(const axle_device_interface& 
 // Common base of the contexts passed as `call_context` / registrar context, so
 // set_error can record a message for either.
 struct ErrorSink {
-  std::string message;
+  std::string message;         // set_error
+  std::string decline_reason;  // set_decline_reason (ABI 1.4)
   virtual ~ErrorSink() = default;
 };
 

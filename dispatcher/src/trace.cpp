@@ -178,6 +178,7 @@ Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* ou
     e.plugin = info.plugin;
     e.provenance = info.provenance;
     e.declined = info.declined;
+    e.decline_reasons = info.decline_reasons;
     e.fell_back = info.fell_back;
     if (error) e.error = error;
     push_event(std::move(e));
@@ -255,7 +256,10 @@ std::string format_trace_event(const TraceEvent& e) {
                      tensors_text(e.inputs) + " -> " + tensors_text(e.outputs);
   if (!e.declined.empty()) {
     line += "; declined by";
-    for (const auto& p : e.declined) line += " '" + p + "'";
+    for (size_t i = 0; i < e.declined.size(); ++i) {
+      line += " '" + e.declined[i] + "'";
+      if (i < e.decline_reasons.size() && !e.decline_reasons[i].empty()) line += " (" + e.decline_reasons[i] + ")";
+    }
   }
   if (e.fell_back) line += "; host fallback";
   if (!e.error.empty()) line += "; raised: " + e.error;
@@ -278,6 +282,7 @@ std::string chrome_trace_json(const std::vector<TraceEvent>& events) {
                  {"plugin", e.plugin},
                  {"provenance", e.provenance},
                  {"declined", e.declined},
+                 {"decline_reasons", e.decline_reasons},
                  {"host_fallback", e.fell_back},
                  {"inputs", tensors(e.inputs)},
                  {"outputs", tensors(e.outputs)},

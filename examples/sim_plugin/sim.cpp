@@ -255,9 +255,16 @@ axle_status register_plugin(const axle_registrar* r) {
   return register_kernels(r, "sim", kKernels);
 }
 
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor), AXLE_ABI_MAJOR, AXLE_ABI_MINOR, 0, "sim", "1.0.0", kTypes, 1, 10, &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin_descriptor();
+  d.name = "sim";
+  d.version = "1.0.0";
+  d.device_types = kTypes;
+  d.num_device_types = 1;
+  d.default_rank = 10;
+  d.register_plugin = &register_plugin;
+  return d;
+}();
 
 }  // namespace
 

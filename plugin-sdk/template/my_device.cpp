@@ -48,25 +48,47 @@ axle_status allocator_stats(void*, int32_t, axle_allocator_stats*) { return unim
 axle_status empty_cache(void*, int32_t) { return unimplemented("empty_cache"); }
 const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
 
-const axle_device_interface kDevice = {
-    sizeof(axle_device_interface), "my_device", nullptr, &device_count, &get_properties, &allocate, &deallocate, &copy,
-    &synchronize, &stream_create, &stream_destroy, &stream_synchronize, &event_create, &event_destroy, &event_record,
-    &event_synchronize, &stream_wait_event, &allocator_stats, &empty_cache, &last_error, nullptr,
-    nullptr,           // ABI 1.1 host_alloc / host_free: pinned host memory, if the device has it
-    nullptr, nullptr,  // ABI 1.2 allocate_on_stream / record_stream: a stream-ordered caching allocator
-                       // (axle/plugin/caching_allocator.hpp implements the contract)
-    nullptr,           // ABI 1.3 copy_peer: copies between two of its devices without the host
-};
+// Fields by name; those left unset stay NULL ("unsupported" for the optional ones).
+const axle_device_interface kDevice = [] {
+  auto d = abi_struct<axle_device_interface>();
+  d.type_name = "my_device";
+  d.device_count = &device_count;
+  d.get_properties = &get_properties;
+  d.allocate = &allocate;
+  d.deallocate = &deallocate;
+  d.copy = &copy;
+  d.synchronize = &synchronize;
+  d.stream_create = &stream_create;
+  d.stream_destroy = &stream_destroy;
+  d.stream_synchronize = &stream_synchronize;
+  d.event_create = &event_create;
+  d.event_destroy = &event_destroy;
+  d.event_record = &event_record;
+  d.event_synchronize = &event_synchronize;
+  d.stream_wait_event = &stream_wait_event;
+  d.allocator_stats = &allocator_stats;
+  d.empty_cache = &empty_cache;
+  d.last_error = &last_error;
+  // Optional: host_alloc / host_free (ABI 1.1, pinned host memory),
+  // allocate_on_stream / record_stream (ABI 1.2, a stream-ordered caching
+  // allocator: axle/plugin/caching_allocator.hpp implements the contract),
+  // copy_peer (ABI 1.3, copies between two of its devices without the host).
+  return d;
+}();
 
 // ---- kernels: arguments in schema order (`axle explain add.Tensor`), outputs
-// already allocated on the device. Return AXLE_DECLINED (before writing) for a
-// case you do not serve: the host fallback runs it.
+// already allocated on the device. For a case you do not serve, return
+// decline(call, "why") before writing anything: the next candidate (finally
+// the host fallback) runs it, and the reason shows in `axle explain`, trace
+// mode and `axle check`. Kernels run on several threads at once.
 axle_status add(void*, const axle_kernel_call* call) {
   return fail(call, AXLE_ERROR_NOT_IMPLEMENTED, "my_device: add.Tensor is not implemented yet (plugin template)");
 }
 
+// AXLE_KERNEL_HOST_SCALARS: `x + 2.0` then reaches the kernel with 2.0 as a
+// host view (is_host_scalar / host_scalar<double>) instead of a device upload.
 const KernelEntry kKernels[] = {
-    {"add.Tensor", &add, AXLE_HERE},
+    {"add.Tensor", &add, AXLE_HERE, AXLE_KERNEL_HOST_SCALARS},
 };
 
 const char* const kDeviceTypes[] = {"my_device"};
@@ -77,18 +99,17 @@ axle_status register_plugin(const axle_registrar* r) {
   return register_kernels(r, "my_device", kKernels);
 }
 
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "my_device",
-    "0.1.0",
-    kDeviceTypes,
-    1,
-    10,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin_descriptor();  // this header's ABI version
+  d.name = "my_device";
+  d.version = "0.1.0";
+  d.description = "my_device: what is behind it (driver and library versions)";
+  d.device_types = kDeviceTypes;
+  d.num_device_types = 1;
+  d.default_rank = 10;
+  d.register_plugin = &register_plugin;
+  return d;
+}();
 
 }  // namespace
 

@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   auto entry = reinterpret_cast<axle_plugin_entry_fn>(dlsym(handle, AXLE_PLUGIN_ENTRY_SYMBOL));
   if (!entry) return fail(lib.string() + " does not export " AXLE_PLUGIN_ENTRY_SYMBOL);
   const axle_plugin_descriptor* d = entry();
-  if (!d || d->struct_size < sizeof(axle_plugin_descriptor) || !d->name || !*d->name)
+  if (!d || d->struct_size < AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3 || !d->name || !*d->name)  // 1.0's size
     return fail(lib.string() + ": invalid descriptor");
   std::string out = "{\n  \"axle_plugin_manifest\": 1,\n  \"name\": " + quote(d->name) +
                     ",\n  \"version\": " + quote(d->version ? d->version : "") +

@@ -21,11 +21,12 @@ bool matrix_ok(const Shape& s) {
 }
 
 // dst = alpha * (a @ b) [+ bias]; a, b, dst (and bias) of equal rank >= 2.
-axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha) {
-  if (!is_f32_or_bf16(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype) return AXLE_DECLINED;
+axle_status run(const axle_kernel_call* c, Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha) {
+  if (!is_f32_or_bf16(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype)
+    return plugin::decline(c, "oneDNN matmul here: float32 or bfloat16 operands of one dtype only");
   const int64_t k = a.dims.back();
   if (dst.numel() == 0 || k == 0 || !matrix_ok(a) || !matrix_ok(b) || !matrix_ok(dst) || dst.has_zero_stride())
-    return AXLE_DECLINED;
+    return plugin::decline(c, "empty, or a layout oneDNN matmul cannot describe (strides, broadcast output)");
   a.unexpand();
   b.unexpand();
   Shape bias;
@@ -57,7 +58,7 @@ axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha)
     }
     return make_primitive<dnnl::matmul::primitive_desc, dnnl::matmul>(pd, ids, mds);
   });
-  if (!p->declined.empty()) return AXLE_DECLINED;
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
   std::vector<void*> ptrs = {a.data, b.data, dst.data};
   if (bias_in) ptrs.push_back(bias.data);
   execute(*p, ptrs);
@@ -66,7 +67,7 @@ axle_status run(Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha)
 
 axle_status mm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
-    return run(Shape::of(arg_tensor(c, 0)), Shape::of(arg_tensor(c, 1)), nullptr, Shape::of(c->outputs[0]), 1.0);
+    return run(c, Shape::of(arg_tensor(c, 0)), Shape::of(arg_tensor(c, 1)), nullptr, Shape::of(c->outputs[0]), 1.0);
   });
 }
 
@@ -89,7 +90,7 @@ axle_status matmul(void*, const axle_kernel_call* c) {
     a.pad_front(n);
     b.pad_front(n);
     dst.pad_front(n);
-    return run(a, b, nullptr, dst, 1.0);
+    return run(c, a, b, nullptr, dst, 1.0);
   });
 }
 
@@ -100,9 +101,9 @@ axle_status addmm(void*, const axle_kernel_call* c) {
     const double beta = arg_double(c, 3), alpha = arg_double(c, 4);
     Shape self = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
     if (self.dtype != dst.dtype) return AXLE_DECLINED;
-    if (beta == 0.0) return run(Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), nullptr, dst, alpha);
+    if (beta == 0.0) return run(c, Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), nullptr, dst, alpha);
     if (beta != 1.0 || alpha != 1.0) return AXLE_DECLINED;
-    return run(Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), &self, dst, 1.0);
+    return run(c, Shape::of(arg_tensor(c, 1)), Shape::of(arg_tensor(c, 2)), &self, dst, 1.0);
   });
 }
 

@@ -165,7 +165,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
       }
       return make(false);
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<Arg> args = {{DNNL_ARG_SRC, src_u, src.data, false},
                              {DNNL_ARG_WEIGHTS, wei_u, wei.data, false},
                              {DNNL_ARG_DST, dst_u, dst.data, true}};
@@ -213,7 +213,7 @@ axle_status pool(const axle_kernel_call* c, bool max) {
     return make_primitive<dnnl::pooling_v2_forward::primitive_desc, dnnl::pooling_v2_forward>(
         pd, {DNNL_ARG_SRC, DNNL_ARG_DST}, {smd, dmd});
   });
-  if (!p->declined.empty()) return AXLE_DECLINED;
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
   execute(*p, {src.data, dst.data});
   return AXLE_OK;
 }

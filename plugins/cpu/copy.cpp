@@ -54,7 +54,7 @@ axle_status copy(void*, const axle_kernel_call* c) {
       const dnnl::reorder::primitive_desc pd(engine(), smd, engine(), dmd, default_attr());
       return make_primitive<dnnl::reorder::primitive_desc, dnnl::reorder>(pd, {DNNL_ARG_FROM, DNNL_ARG_TO}, {smd, dmd});
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     execute(*p, {src.data, dst.data});
     return AXLE_OK;
   });
@@ -100,7 +100,7 @@ axle_status cat(void*, const axle_kernel_call* c) {
       mds.push_back(dmd);
       return make_primitive<dnnl::concat::primitive_desc, dnnl::concat>(pd, ids, mds);
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<void*> ptrs;
     for (const Shape& s : srcs) ptrs.push_back(s.data);
     ptrs.push_back(dst.data);

@@ -42,7 +42,7 @@ axle_status softmax_impl(const axle_kernel_call* c, dnnl::algorithm alg) {
     return make_primitive<dnnl::softmax_v2_forward::primitive_desc, dnnl::softmax_v2_forward>(
         pd, {DNNL_ARG_SRC, DNNL_ARG_DST}, {smd, dmd});
   });
-  if (!p->declined.empty()) return AXLE_DECLINED;
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
   execute(*p, {src.data, dst.data});
   return AXLE_OK;
 }
@@ -93,7 +93,7 @@ axle_status layer_norm(void*, const axle_kernel_call* c) {
       return make_primitive<dnnl::layer_normalization_forward::primitive_desc, dnnl::layer_normalization_forward>(
           pd, ids, mds);
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<void*> ptrs = {in.data, out.data};
     if (scale) ptrs.push_back(scale);
     if (shift) ptrs.push_back(shift);
@@ -136,7 +136,7 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
       return make_primitive<dnnl::batch_normalization_forward::primitive_desc, dnnl::batch_normalization_forward>(
           pd, ids, mds);
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<void*> ptrs = {src.data, dst.data, mean, var};
     if (scale) ptrs.push_back(scale);
     if (shift) ptrs.push_back(shift);
@@ -176,7 +176,7 @@ axle_status prelu(void*, const axle_kernel_call* c) {
       return make_primitive<dnnl::prelu_forward::primitive_desc, dnnl::prelu_forward>(
           pd, {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST}, {smd, wmd, dmd});
     });
-    if (!p->declined.empty()) return AXLE_DECLINED;
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
     execute(*p, {src.data, wei.data, dst.data});
     return AXLE_OK;
   });

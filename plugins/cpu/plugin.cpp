@@ -3,6 +3,7 @@
 // provides, at rank 50 (the reference plugin has 0).
 #include "kernels.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -21,9 +22,22 @@ void configure(const axle_host_api* host) {
   if (min_elements) set_dnnl_min_elements(std::atoll(min_elements));
 }
 
+// What `axle info` shows: the oneDNN library actually loaded and its threading.
+char g_description[128] = "oneDNN";
+void describe() {
+  const dnnl_version_t* v = dnnl_version();
+  const char* runtime = v->cpu_runtime == DNNL_RUNTIME_OMP   ? "OpenMP"
+                        : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB"
+                        : v->cpu_runtime == DNNL_RUNTIME_SEQ ? "sequential"
+                                                             : "threadpool";
+  std::snprintf(g_description, sizeof g_description, "oneDNN %d.%d.%d (%s threading, commit %.8s)", v->major, v->minor,
+                v->patch, runtime, v->hash ? v->hash : "?");
+}
+
 axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
   configure(r->host);
+  describe();
   axle_status (*const families[])(const axle_registrar*) = {
       &register_blas,      &register_nn,   &register_pointwise_unary, &register_pointwise_binary,
       &register_conv_pool, &register_copy, &register_reduction,
@@ -33,18 +47,17 @@ axle_status register_plugin(const axle_registrar* r) {
   return AXLE_OK;
 }
 
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "cpu",
-    "0.1.0",
-    kDeviceTypes,
-    1,
-    50,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin::plugin_descriptor();
+  d.name = "cpu";
+  d.version = "0.1.0";
+  d.device_types = kDeviceTypes;
+  d.num_device_types = 1;
+  d.default_rank = 50;
+  d.register_plugin = &register_plugin;
+  d.description = g_description;  // filled by register_plugin
+  return d;
+}();
 
 }  // namespace
 }  // namespace axle::cpu

@@ -146,7 +146,7 @@ axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
     return make_primitive<dnnl::binary::primitive_desc, dnnl::binary>(
         pd, {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST}, {amd, bmd, dmd});
   });
-  if (!p->declined.empty()) return AXLE_DECLINED;
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
   execute(*p, {a.data, b.data, dst.data});
   return AXLE_OK;
 }

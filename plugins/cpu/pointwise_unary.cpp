@@ -38,7 +38,7 @@ axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha,
     return make_primitive<dnnl::eltwise_forward::primitive_desc, dnnl::eltwise_forward>(
         pd, {DNNL_ARG_SRC, DNNL_ARG_DST}, {md, md});
   });
-  if (!p->declined.empty()) return AXLE_DECLINED;
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
   // Element 0 is a dense view's lowest address (strides are never negative).
   execute(*p, {in.data, out.data});
   return AXLE_OK;

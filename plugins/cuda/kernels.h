@@ -168,9 +168,13 @@ enum class Op : int32_t {
   PowTensorScalar,
   PowScalarTensor
 };
+// An operand in device memory, or (by_value) one element passed in the
+// kernel's arguments: a host scalar (AXLE_VIEW_HOST_SCALAR), never uploaded.
 struct Operand {
   void* data = nullptr;
   axle_dtype dtype = AXLE_DTYPE_FLOAT32;
+  bool by_value = false;
+  alignas(8) unsigned char value[8] = {};  // by_value: the element's bytes in `dtype`
 };
 // An op's scalar arguments: f for floating compute, i for Int64 compute.
 struct OpScalars {

@@ -2,15 +2,40 @@
 // 0..N-1), its runtime (runtime.cpp) and kernels; ops without a CUDA kernel run
 // through the core's host fallback per the fallback policy. Loaded lazily (its
 // manifest names "cuda"): no CUDA call happens before a cuda device is used.
+#include "cuda_util.h"
 #include "kernels.h"
+
+#include <cublas_v2.h>
+#include <cudnn.h>
+
+#include <cstdio>
 
 namespace axle::cuda {
 namespace {
 
 const char* const kDeviceTypes[] = {"cuda"};
 
+// What `axle info` shows: the CUDA runtime, driver, cuBLAS and cuDNN versions
+// as loaded (no device is touched: registration stays lazy-safe).
+char g_description[160] = "CUDA";
+void describe() {
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  int blas[3] = {};
+  cublasGetProperty(MAJOR_VERSION, &blas[0]);
+  cublasGetProperty(MINOR_VERSION, &blas[1]);
+  cublasGetProperty(PATCH_LEVEL, &blas[2]);
+  const size_t cudnn = cudnnGetVersion();
+  std::snprintf(g_description, sizeof g_description,
+                "CUDA runtime %d.%d, driver %d.%d (0.0: none), cuBLAS %d.%d.%d, cuDNN %zu.%zu.%zu", runtime / 1000,
+                runtime % 1000 / 10, driver / 1000, driver % 1000 / 10, blas[0], blas[1], blas[2], cudnn / 10000,
+                cudnn % 10000 / 100, cudnn % 100);
+}
+
 axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
+  describe();
   if (axle_status s = r->register_device_type(r->context, device_interface())) return s;
   axle_status (*const families[])(const axle_registrar*) = {
       &register_pointwise, &register_blas,      &register_conv_pool, &register_nn,
@@ -20,18 +45,17 @@ axle_status register_plugin(const axle_registrar* r) {
   return AXLE_OK;
 }
 
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "cuda",
-    "0.1.0",
-    kDeviceTypes,
-    1,
-    50,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin::plugin_descriptor();
+  d.name = "cuda";
+  d.version = "0.1.0";
+  d.device_types = kDeviceTypes;
+  d.num_device_types = 1;
+  d.default_rank = 50;
+  d.register_plugin = &register_plugin;
+  d.description = g_description;  // filled by register_plugin
+  return d;
+}();
 
 }  // namespace
 }  // namespace axle::cuda

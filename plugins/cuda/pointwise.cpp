@@ -53,7 +53,8 @@ bool make_indexing(const axle_tensor_view& out, const Inputs& in, Indexing* ix) 
   const axle_tensor_view* views[kMaxOperands] = {&out, in.v[0], in.v[1], in.v[2]};
   for (int k = 0; k < kMaxOperands; ++k) {
     const axle_tensor_view* v = views[k];
-    if (v && (v->device_index != out.device_index || v->ndim > out.ndim)) return false;
+    const bool on_device = v && !plugin::is_host_scalar(*v);  // host scalars: 0-dim, stride 0
+    if (on_device && (v->device_index != out.device_index || v->ndim > out.ndim)) return false;
     const int64_t esize = v ? static_cast<int64_t>(plugin::dtype_size(v->dtype)) : 0;
     const int32_t lead = v ? out.ndim - v->ndim : 0;
     for (int32_t d = 0; d < out.ndim; ++d) {
@@ -74,8 +75,16 @@ axle_status run(const axle_kernel_call* c, Op op, Compute compute, const axle_te
   DeviceGuard guard(out.device_index);
   if (axle_status s = guard.status(c)) return s;
   Operand operands[3];
-  for (int k = 0; k < 3; ++k)
-    if (in.v[k]) operands[k] = Operand{in.v[k]->data, in.v[k]->dtype};
+  for (int k = 0; k < 3; ++k) {
+    if (!in.v[k]) continue;
+    operands[k].dtype = in.v[k]->dtype;
+    if (plugin::is_host_scalar(*in.v[k])) {  // read here, passed by value (no upload)
+      operands[k].by_value = true;
+      std::memcpy(operands[k].value, in.v[k]->data, plugin::dtype_size(in.v[k]->dtype));
+    } else {
+      operands[k].data = in.v[k]->data;
+    }
+  }
   const int e = launch_pointwise(op, compute, ix, n, Operand{out.data, out.dtype}, operands, s, c->stream);
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
@@ -337,33 +346,37 @@ axle_status pow_scalar(void*, const axle_kernel_call* c) {
   return run(c, O, compute_for(out.dtype), out, {{&arg_tensor(c, 1 - scalar)}}, s);
 }
 
+// The binary, predicate, where and clamp kernels read host scalars (x * 2.0)
+// by value through run(): no upload, no synchronization per scalar op.
+constexpr uint32_t kHostScalars = AXLE_KERNEL_HOST_SCALARS;
+
 const KernelEntry kKernels[] = {
     {"fill_.Scalar", &fill, AXLE_HERE},
     {"copy_", &copy, AXLE_HERE},
-    {"add.Tensor", &arith<Op::Add>, AXLE_HERE},
-    {"sub.Tensor", &arith<Op::Sub>, AXLE_HERE},
-    {"mul.Tensor", &arith<Op::Mul>, AXLE_HERE},
-    {"div.Tensor", &arith<Op::Div>, AXLE_HERE},
-    {"eq.Tensor", &predicate<Op::Eq>, AXLE_HERE},
-    {"ne.Tensor", &predicate<Op::Ne>, AXLE_HERE},
-    {"lt.Tensor", &predicate<Op::Lt>, AXLE_HERE},
-    {"le.Tensor", &predicate<Op::Le>, AXLE_HERE},
-    {"gt.Tensor", &predicate<Op::Gt>, AXLE_HERE},
-    {"ge.Tensor", &predicate<Op::Ge>, AXLE_HERE},
-    {"logical_and", &predicate<Op::LogicalAnd>, AXLE_HERE},
-    {"logical_or", &predicate<Op::LogicalOr>, AXLE_HERE},
-    {"logical_xor", &predicate<Op::LogicalXor>, AXLE_HERE},
-    {"maximum", &binary<Op::Maximum>, AXLE_HERE},
-    {"minimum", &binary<Op::Minimum>, AXLE_HERE},
-    {"atan2", &binary<Op::Atan2>, AXLE_HERE},
-    {"remainder.Tensor", &binary<Op::Remainder>, AXLE_HERE},
-    {"fmod.Tensor", &binary<Op::Fmod>, AXLE_HERE},
-    {"pow.Tensor_Tensor", &binary<Op::Pow>, AXLE_HERE},
-    {"bitwise_and.Tensor", &binary<Op::BitwiseAnd>, AXLE_HERE},
-    {"bitwise_or.Tensor", &binary<Op::BitwiseOr>, AXLE_HERE},
-    {"bitwise_xor.Tensor", &binary<Op::BitwiseXor>, AXLE_HERE},
-    {"where.self", &where, AXLE_HERE},
-    {"clamp.Tensor", &clamp_tensor, AXLE_HERE},
+    {"add.Tensor", &arith<Op::Add>, AXLE_HERE, kHostScalars},
+    {"sub.Tensor", &arith<Op::Sub>, AXLE_HERE, kHostScalars},
+    {"mul.Tensor", &arith<Op::Mul>, AXLE_HERE, kHostScalars},
+    {"div.Tensor", &arith<Op::Div>, AXLE_HERE, kHostScalars},
+    {"eq.Tensor", &predicate<Op::Eq>, AXLE_HERE, kHostScalars},
+    {"ne.Tensor", &predicate<Op::Ne>, AXLE_HERE, kHostScalars},
+    {"lt.Tensor", &predicate<Op::Lt>, AXLE_HERE, kHostScalars},
+    {"le.Tensor", &predicate<Op::Le>, AXLE_HERE, kHostScalars},
+    {"gt.Tensor", &predicate<Op::Gt>, AXLE_HERE, kHostScalars},
+    {"ge.Tensor", &predicate<Op::Ge>, AXLE_HERE, kHostScalars},
+    {"logical_and", &predicate<Op::LogicalAnd>, AXLE_HERE, kHostScalars},
+    {"logical_or", &predicate<Op::LogicalOr>, AXLE_HERE, kHostScalars},
+    {"logical_xor", &predicate<Op::LogicalXor>, AXLE_HERE, kHostScalars},
+    {"maximum", &binary<Op::Maximum>, AXLE_HERE, kHostScalars},
+    {"minimum", &binary<Op::Minimum>, AXLE_HERE, kHostScalars},
+    {"atan2", &binary<Op::Atan2>, AXLE_HERE, kHostScalars},
+    {"remainder.Tensor", &binary<Op::Remainder>, AXLE_HERE, kHostScalars},
+    {"fmod.Tensor", &binary<Op::Fmod>, AXLE_HERE, kHostScalars},
+    {"pow.Tensor_Tensor", &binary<Op::Pow>, AXLE_HERE, kHostScalars},
+    {"bitwise_and.Tensor", &binary<Op::BitwiseAnd>, AXLE_HERE, kHostScalars},
+    {"bitwise_or.Tensor", &binary<Op::BitwiseOr>, AXLE_HERE, kHostScalars},
+    {"bitwise_xor.Tensor", &binary<Op::BitwiseXor>, AXLE_HERE, kHostScalars},
+    {"where.self", &where, AXLE_HERE, kHostScalars},
+    {"clamp.Tensor", &clamp_tensor, AXLE_HERE, kHostScalars},
     {"exp", &float_unary<Op::Exp>, AXLE_HERE},
     {"exp2", &float_unary<Op::Exp2>, AXLE_HERE},
     {"expm1", &float_unary<Op::Expm1>, AXLE_HERE},

@@ -75,10 +75,12 @@ struct Args {
   int32_t round_dt = -1;          // Compute::Float: the 16-bit dtype inputs are rounded to first, or -1
   int32_t dt[kMaxOperands] = {};  // output, inputs
   char* out = nullptr;
-  const char* in[3] = {};  // NULL: absent (reads as 0)
-  C f[3] = {};             // OpScalars::f in the compute type (floating compute)
-  double d[3] = {};        // OpScalars::f as given: comparisons with x are exact
-  int64_t q[2] = {};       // OpScalars::i (Int64 compute)
+  const char* in[3] = {};            // NULL: absent (reads as 0), unless passed by value
+  alignas(8) char value[3][8] = {};  // inputs passed by value (Operand::by_value): their bytes
+  uint32_t by_value = 0;             // bit k: input k is value[k]
+  C f[3] = {};                       // OpScalars::f in the compute type (floating compute)
+  double d[3] = {};                  // OpScalars::f as given: comparisons with x are exact
+  int64_t q[2] = {};                 // OpScalars::i (Int64 compute)
 };
 
 // torch's hardsigmoid with std::max / std::min, so NaN propagates.
@@ -290,13 +292,24 @@ __device__ __forceinline__ C round_input(C v, int32_t round_dt) {
   return v;
 }
 
+// Whether input k is given, and where its element at byte offset `off` is
+// (a by-value input is one element in the arguments, at any offset).
+template <typename C>
+__device__ __forceinline__ bool present(const Args<C>& a, int k) {
+  return a.in[k] != nullptr || ((a.by_value >> k) & 1u) != 0;
+}
+template <typename C>
+__device__ __forceinline__ const char* input_at(const Args<C>& a, int k, int64_t off) {
+  return ((a.by_value >> k) & 1u) != 0 ? a.value[k] : a.in[k] + off;
+}
+
 // One element at the operands' byte offsets (out first).
 template <typename C>
 __device__ __forceinline__ void element(const Args<C>& a, const int64_t (&off)[kMaxOperands]) {
   C v[3];
 #pragma unroll
   for (int k = 0; k < 3; ++k)
-    v[k] = a.in[k] ? round_input(load<C>(a.in[k] + off[k + 1], a.dt[k + 1]), a.round_dt) : C(0);
+    v[k] = present(a, k) ? round_input(load<C>(input_at(a, k, off[k + 1]), a.dt[k + 1]), a.round_dt) : C(0);
   store<C>(a.out + off[0], a.dt[0], apply<C>(a, v[0], v[1], v[2]));
 }
 
@@ -335,13 +348,13 @@ __global__ void __launch_bounds__(kThreads) vector_kernel(const Args<C> a, const
     C v[3][kVec];
 #pragma unroll
     for (int k = 0; k < 3; ++k) {
-      if (!a.in[k]) {
+      if (!present(a, k)) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[k][j] = C(0);
         continue;
       }
       if (st.s[k + 1] == 0) {
-        const C one = load<C>(a.in[k], a.dt[k + 1]);
+        const C one = load<C>(input_at(a, k, 0), a.dt[k + 1]);
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[k][j] = one;
       } else {
@@ -389,7 +402,11 @@ Args<C> make_args(Op op, Operand out, const Operand (&in)[3], const OpScalars& s
   for (int k = 0; k < 3; ++k) {
     a.in[k] = static_cast<const char*>(in[k].data);
     a.dt[k + 1] = in[k].dtype;
-    other_dtype |= in[k].data && in[k].dtype != out.dtype;
+    if (in[k].by_value) {
+      a.by_value |= 1u << k;
+      for (int b = 0; b < 8; ++b) a.value[k][b] = static_cast<char>(in[k].value[b]);
+    }
+    other_dtype |= (in[k].data || in[k].by_value) && in[k].dtype != out.dtype;
   }
   const bool half = out.dtype == AXLE_DTYPE_FLOAT16 || out.dtype == AXLE_DTYPE_BFLOAT16;
   if (std::is_same_v<C, float> && half && other_dtype) a.round_dt = out.dtype;

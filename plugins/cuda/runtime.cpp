@@ -164,33 +164,33 @@ axle_status host_alloc(void*, size_t nbytes, void** ptr) {
 }
 axle_status host_free(void*, void* ptr) { return check(cudaFreeHost(ptr), "cudaFreeHost"); }
 
-const axle_device_interface kCuda = {
-    sizeof(axle_device_interface),
-    "cuda",
-    nullptr,
-    &count,
-    &properties,
-    &allocate,
-    &deallocate,
-    &copy,
-    &synchronize,
-    &stream_create,
-    &stream_destroy,
-    &stream_synchronize,
-    &event_create,
-    &event_destroy,
-    &event_record,
-    &event_synchronize,
-    &stream_wait_event,
-    &stats,
-    &release,
-    &last_error,
-    &host_alloc,
-    &host_free,
-    &allocate_on_stream,
-    &record_stream,
-    &copy_peer,
-};
+const axle_device_interface kCuda = [] {
+  auto d = plugin::abi_struct<axle_device_interface>();
+  d.type_name = "cuda";
+  d.device_count = &count;
+  d.get_properties = &properties;
+  d.allocate = &allocate;
+  d.deallocate = &deallocate;
+  d.copy = &copy;
+  d.synchronize = &synchronize;
+  d.stream_create = &stream_create;
+  d.stream_destroy = &stream_destroy;
+  d.stream_synchronize = &stream_synchronize;
+  d.event_create = &event_create;
+  d.event_destroy = &event_destroy;
+  d.event_record = &event_record;
+  d.event_synchronize = &event_synchronize;
+  d.stream_wait_event = &stream_wait_event;
+  d.allocator_stats = &stats;
+  d.empty_cache = &release;
+  d.last_error = &last_error;
+  d.host_alloc = &host_alloc;
+  d.host_free = &host_free;
+  d.allocate_on_stream = &allocate_on_stream;
+  d.record_stream = &record_stream;
+  d.copy_peer = &copy_peer;
+  return d;
+}();
 
 }  // namespace
 

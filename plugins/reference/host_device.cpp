@@ -356,33 +356,30 @@ axle_status stats(void*, int32_t index, axle_allocator_stats* st) {
 
 const char* last_error(void*) { return t_last_error; }
 
-const axle_device_interface kHost = {
-    sizeof(axle_device_interface),
-    "cpu",
-    nullptr,
-    &device_count,
-    &get_properties,
-    &allocate,
-    &deallocate,
-    &copy,
-    &no_op,
-    &stream_create,
-    &stream_destroy,
-    &stream_sync,
-    &event_create,
-    &event_destroy,
-    &event_record,
-    &event_sync,
-    &stream_wait,
-    &stats,
-    &empty_cache,
-    &last_error,
-    nullptr,
-    nullptr,  // the host needs no pinned memory: host_alloc / host_free unset
-    nullptr,
-    nullptr,  // host work is synchronous: no stream-ordered allocation (ABI 1.2)
-    nullptr,  // one host device: no peer copies (ABI 1.3)
-};
+const axle_device_interface kHost = [] {
+  auto d = plugin::abi_struct<axle_device_interface>();
+  d.type_name = "cpu";
+  d.device_count = &device_count;
+  d.get_properties = &get_properties;
+  d.allocate = &allocate;
+  d.deallocate = &deallocate;
+  d.copy = &copy;
+  d.synchronize = &no_op;
+  d.stream_create = &stream_create;
+  d.stream_destroy = &stream_destroy;
+  d.stream_synchronize = &stream_sync;
+  d.event_create = &event_create;
+  d.event_destroy = &event_destroy;
+  d.event_record = &event_record;
+  d.event_synchronize = &event_sync;
+  d.stream_wait_event = &stream_wait;
+  d.allocator_stats = &stats;
+  d.empty_cache = &empty_cache;
+  d.last_error = &last_error;
+  // Unset: pinned memory (the host needs none), stream-ordered allocation (host
+  // work is synchronous) and peer copies (one host device).
+  return d;
+}();
 
 }  // namespace
 

@@ -37,18 +37,17 @@ axle_status register_plugin(const axle_registrar* r) {
   return AXLE_OK;
 }
 
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "reference",
-    "0.1.0",
-    kDeviceTypes,
-    1,
-    0,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin::plugin_descriptor();
+  d.name = "reference";
+  d.version = "0.1.0";
+  d.device_types = kDeviceTypes;
+  d.num_device_types = 1;
+  d.default_rank = 0;
+  d.register_plugin = &register_plugin;
+  d.description = "portable C++ kernels for every op (the oracle of axle check)";
+  return d;
+}();
 
 }  // namespace
 }  // namespace axle::reference

@@ -87,6 +87,14 @@ TEST_CASE("two plugins serve cpu: the higher rank runs, declines fall through, m
   const auto infos = plugins();
   const PluginInfo* high = by_name(infos, "cpu_high");
   REQUIRE(high != nullptr);
+  // cpu_high is an ABI 1.3 plugin: it loads into this newer core and works; its
+  // descriptor's struct_size stops before 1.4's description, which is not read.
+  CHECK(high->abi_minor == 3);
+  CHECK(high->status == PluginStatus::Loaded);
+  CHECK(high->description.empty());
+  const PluginInfo* reference = by_name(infos, "reference");
+  REQUIRE(reference != nullptr);
+  CHECK(reference->description.find("portable") != std::string::npos);  // a 1.4 descriptor's line
   void* handle = dlopen(high->path.c_str(), RTLD_NOW | RTLD_NOLOAD);
   REQUIRE(handle != nullptr);
   auto calls = reinterpret_cast<int64_t (*)()>(dlsym(handle, "cpu_high_add_calls"));

@@ -1,4 +1,4 @@
-/* The plugin ABI 1.0, frozen: the size and the offset of every field of every
+/* The plugin ABI (1.0 and every later minor), frozen: the size and the offset of every field of every
  * struct that crosses the boundary, on LP64 targets (x86-64, AArch64). A change
  * here breaks plugins built against earlier headers: append fields instead and
  * bump AXLE_ABI_MINOR (plugin-sdk/CHANGELOG.md), then extend this table. */
@@ -15,7 +15,7 @@ _Static_assert(offsetof(axle_tensor_view, ndim) == 20, "ABI 1.0: axle_tensor_vie
 _Static_assert(offsetof(axle_tensor_view, sizes) == 24, "ABI 1.0: axle_tensor_view.sizes");
 _Static_assert(offsetof(axle_tensor_view, strides) == 32, "ABI 1.0: axle_tensor_view.strides");
 _Static_assert(offsetof(axle_tensor_view, device_index) == 40, "ABI 1.0: axle_tensor_view.device_index");
-_Static_assert(offsetof(axle_tensor_view, reserved0) == 44, "ABI 1.0: axle_tensor_view.reserved0");
+_Static_assert(offsetof(axle_tensor_view, flags) == 44, "ABI 1.0: axle_tensor_view.reserved0, flags since 1.4");
 _Static_assert(sizeof(axle_value) == 24, "ABI 1.0: sizeof(axle_value)");
 _Static_assert(offsetof(axle_value, tag) == 0, "ABI 1.0: axle_value.tag");
 _Static_assert(offsetof(axle_value, reserved0) == 4, "ABI 1.0: axle_value.reserved0");
@@ -31,7 +31,9 @@ _Static_assert(offsetof(axle_kernel_call, outputs) == 40, "ABI 1.0: axle_kernel_
 _Static_assert(offsetof(axle_kernel_call, stream) == 48, "ABI 1.0: axle_kernel_call.stream");
 _Static_assert(offsetof(axle_kernel_call, host) == 56, "ABI 1.0: axle_kernel_call.host");
 _Static_assert(offsetof(axle_kernel_call, call_context) == 64, "ABI 1.0: axle_kernel_call.call_context");
-_Static_assert(sizeof(axle_host_api) == 48, "ABI 1.0: sizeof(axle_host_api)");
+_Static_assert(AXLE_HOST_API_SIZE_V1_3 == 48, "ABI 1.0-1.3: sizeof(axle_host_api)");
+_Static_assert(sizeof(axle_host_api) == 56, "ABI 1.4: sizeof(axle_host_api)");
+_Static_assert(offsetof(axle_host_api, set_decline_reason) == 48, "ABI 1.4: axle_host_api.set_decline_reason");
 _Static_assert(offsetof(axle_host_api, struct_size) == 0, "ABI 1.0: axle_host_api.struct_size");
 _Static_assert(offsetof(axle_host_api, abi_major) == 8, "ABI 1.0: axle_host_api.abi_major");
 _Static_assert(offsetof(axle_host_api, abi_minor) == 10, "ABI 1.0: axle_host_api.abi_minor");
@@ -89,14 +91,26 @@ _Static_assert(offsetof(axle_device_interface, allocator_stats) == 136,
                "ABI 1.0: axle_device_interface.allocator_stats");
 _Static_assert(offsetof(axle_device_interface, empty_cache) == 144, "ABI 1.0: axle_device_interface.empty_cache");
 _Static_assert(offsetof(axle_device_interface, last_error) == 152, "ABI 1.0: axle_device_interface.last_error");
-_Static_assert(sizeof(axle_registrar) == 48, "ABI 1.0: sizeof(axle_registrar)");
+_Static_assert(AXLE_REGISTRAR_SIZE_V1_3 == 48, "ABI 1.0-1.3: sizeof(axle_registrar)");
+_Static_assert(sizeof(axle_registrar) == 56, "ABI 1.4: sizeof(axle_registrar)");
+_Static_assert(offsetof(axle_registrar, register_kernel_entry) == 48, "ABI 1.4: axle_registrar.register_kernel_entry");
+_Static_assert(sizeof(axle_kernel_entry) == 56, "ABI 1.4: sizeof(axle_kernel_entry)");
+_Static_assert(offsetof(axle_kernel_entry, struct_size) == 0, "ABI 1.4: axle_kernel_entry.struct_size");
+_Static_assert(offsetof(axle_kernel_entry, op_name) == 8, "ABI 1.4: axle_kernel_entry.op_name");
+_Static_assert(offsetof(axle_kernel_entry, device_type) == 16, "ABI 1.4: axle_kernel_entry.device_type");
+_Static_assert(offsetof(axle_kernel_entry, fn) == 24, "ABI 1.4: axle_kernel_entry.fn");
+_Static_assert(offsetof(axle_kernel_entry, user_data) == 32, "ABI 1.4: axle_kernel_entry.user_data");
+_Static_assert(offsetof(axle_kernel_entry, provenance) == 40, "ABI 1.4: axle_kernel_entry.provenance");
+_Static_assert(offsetof(axle_kernel_entry, flags) == 48, "ABI 1.4: axle_kernel_entry.flags");
 _Static_assert(offsetof(axle_registrar, struct_size) == 0, "ABI 1.0: axle_registrar.struct_size");
 _Static_assert(offsetof(axle_registrar, context) == 8, "ABI 1.0: axle_registrar.context");
 _Static_assert(offsetof(axle_registrar, host) == 16, "ABI 1.0: axle_registrar.host");
 _Static_assert(offsetof(axle_registrar, register_device_type) == 24, "ABI 1.0: axle_registrar.register_device_type");
 _Static_assert(offsetof(axle_registrar, register_kernel) == 32, "ABI 1.0: axle_registrar.register_kernel");
 _Static_assert(offsetof(axle_registrar, register_fallback) == 40, "ABI 1.0: axle_registrar.register_fallback");
-_Static_assert(sizeof(axle_plugin_descriptor) == 56, "ABI 1.0: sizeof(axle_plugin_descriptor)");
+_Static_assert(AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3 == 56, "ABI 1.0-1.3: sizeof(axle_plugin_descriptor)");
+_Static_assert(sizeof(axle_plugin_descriptor) == 64, "ABI 1.4: sizeof(axle_plugin_descriptor)");
+_Static_assert(offsetof(axle_plugin_descriptor, description) == 56, "ABI 1.4: axle_plugin_descriptor.description");
 _Static_assert(offsetof(axle_plugin_descriptor, struct_size) == 0, "ABI 1.0: axle_plugin_descriptor.struct_size");
 _Static_assert(offsetof(axle_plugin_descriptor, abi_major) == 8, "ABI 1.0: axle_plugin_descriptor.abi_major");
 _Static_assert(offsetof(axle_plugin_descriptor, abi_minor) == 10, "ABI 1.0: axle_plugin_descriptor.abi_minor");
@@ -114,5 +128,6 @@ _Static_assert(offsetof(axle_plugin_descriptor, register_plugin) == 48,
 _Static_assert(AXLE_ABI_MAJOR == 1, "this table is ABI 1");
 _Static_assert(AXLE_VALUE_DEVICE == 9 && AXLE_DTYPE_COUNT_V1 == 10 && AXLE_ERROR_INTERNAL == 9,
                "enumerator values are ABI");
+_Static_assert(AXLE_VIEW_HOST_SCALAR == 1 && AXLE_KERNEL_HOST_SCALARS == 1, "ABI 1.4 flag values");
 
 int main(void) { return 0; }

@@ -54,6 +54,7 @@ void bind_plugins(py::module_& m) {
           py::dict d;
           d["name"] = p.name;
           d["version"] = p.version;
+          d["description"] = p.description;
           d["abi"] = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
           d["device_types"] = p.device_types;
           d["rank"] = p.rank;
@@ -93,6 +94,9 @@ void bind_plugins(py::module_& m) {
             e["plugin"] = c.plugin;
             e["provenance"] = c.provenance;
             e["rank"] = c.rank;
+            e["host_scalars"] = c.host_scalars;
+            e["declines"] = c.declines;
+            e["decline_reason"] = c.decline_reason;
             chain.append(e);
           }
           out[py::str(r.device_type)] = chain;
@@ -265,6 +269,7 @@ void bind_trace(py::module_& m) {
           d["plugin"] = e.plugin;
           d["provenance"] = e.provenance;
           d["declined"] = e.declined;
+          d["decline_reasons"] = e.decline_reasons;
           d["host_fallback"] = e.fell_back;
           d["inputs"] = tensors(e.inputs);
           d["outputs"] = tensors(e.outputs);

@@ -49,6 +49,7 @@ AXLE_API const char* plugin_status_name(PluginStatus s);
 struct PluginInfo {
   std::string name;  // empty when unknown (rejected before identity was known)
   std::string version;
+  std::string description;  // the plugin's own line (ABI 1.4), once loaded: "oneDNN 3.0.0"
   int abi_major = 0, abi_minor = 0;
   std::vector<std::string> device_types;
   int rank = 0;
@@ -79,6 +80,7 @@ struct DeclineCount {
   std::string device;
   std::string plugin;
   uint64_t count = 0;
+  std::string last_reason;  // the kernel's reason (plugin::decline) for the latest decline that gave one
 };
 
 struct CandidateInfo {
@@ -86,6 +88,9 @@ struct CandidateInfo {
   std::string plugin;      // providing plugin (empty for core)
   std::string provenance;  // file:line or symbol
   int rank = 0;
+  bool host_scalars = false;   // reads 0-dim host tensors by value (AXLE_KERNEL_HOST_SCALARS)
+  uint64_t declines = 0;       // calls it declined since start
+  std::string decline_reason;  // why, the latest decline that said so
 };
 
 struct ExplainRow {

@@ -31,8 +31,9 @@ struct TraceEvent {
   std::string plugin;                 // the plugin whose code ran ("" for the core)
   std::string provenance;             // the kernel's source file:line (or symbol)
   std::vector<std::string> declined;  // plugins whose kernels declined the call first
-  bool fell_back = false;             // ran on the host through the host fallback
-  std::vector<TraceTensor> inputs;    // tensor arguments (lists flattened)
+  std::vector<std::string> decline_reasons;  // their reasons, one per declined entry ("" when not given)
+  bool fell_back = false;                    // ran on the host through the host fallback
+  std::vector<TraceTensor> inputs;           // tensor arguments (lists flattened)
   std::vector<TraceTensor> outputs;
   int depth = 0;         // 0: called by the application; > 0: inside a composite or fallback
   uint32_t thread = 0;   // small per-process thread number

@@ -124,7 +124,7 @@ void glu_shape(ShapeContext& c) {
 
 Stack softsign_composite(const Stack& a) {
   const Tensor& x = a[0].tensor();
-  return {axle::div(x, axle::add(axle::abs(x), scalar_to_tensor(1, x.device())))};
+  return {axle::div(x, axle::add(axle::abs(x), scalar_to_tensor(1)))};
 }
 
 // ---------------------------------------------------------------- clamp

@@ -1,5 +1,6 @@
 // Creation ops: empty, full, zeros, ones and the *_like forms (composites over
 // fill_), fill_, arange, linspace, eye (a strided view of zeros filled with 1).
+#include "../call_internal.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -12,6 +13,28 @@ namespace {
 DType dtype_or(const Value& v, DType fallback) { return v.is_none() ? fallback : v.dtype(); }
 Device device_or_default(const Value& v) { return v.is_none() ? get_default_device() : v.device(); }
 
+// A new tensor of `sizes` filled with `v` on `device`: filled there when the
+// device type has a fill_ kernel of its own, else filled on the host and copied
+// to the device once (one upload; no host-fallback round trip of an
+// uninitialized buffer, and nothing for the fallback policy to refuse).
+bool fills_itself(const Device& device) {
+  static const OpEntry* fill = Registry::get().find("fill_.Scalar");
+  return device.is_cpu() || has_device_kernel(*fill, device.type());
+}
+
+Tensor filled(const IntList& sizes, DType dtype, const Device& device, const Scalar& v) {
+  if (fills_itself(device)) {
+    Tensor t = make_empty(sizes, dtype, device);
+    t.fill_(v);
+    return t;
+  }
+  Tensor host = make_empty(sizes, dtype, Device("cpu"));
+  host.fill_(v);
+  Tensor t = make_empty(sizes, dtype, device);
+  t.copy_(host);
+  return t;
+}
+
 Stack empty_composite(const Stack& a) {
   return {make_empty(a[0].int_list(), dtype_or(a[1], get_default_dtype()), device_or_default(a[2]).resolved())};
 }
@@ -20,22 +43,24 @@ Stack empty_composite(const Stack& a) {
 Stack full_composite(const Stack& a) {
   const Scalar v = a[1].scalar();
   const DType inferred = v.is_bool() ? kBool : v.is_integral() ? kInt64 : get_default_dtype();
-  Tensor t = make_empty(a[0].int_list(), dtype_or(a[2], inferred), device_or_default(a[3]).resolved());
-  t.fill_(v);
-  return {t};
+  return {filled(a[0].int_list(), dtype_or(a[2], inferred), device_or_default(a[3]).resolved(), v)};
 }
 
 Stack constant_composite(const Stack& a, int value) {
-  Tensor t = make_empty(a[0].int_list(), dtype_or(a[1], get_default_dtype()), device_or_default(a[2]).resolved());
-  t.fill_(value);
-  return {t};
+  return {filled(a[0].int_list(), dtype_or(a[1], get_default_dtype()), device_or_default(a[2]).resolved(), value)};
 }
 
-// *_like: self's sizes, and its dtype and device unless given.
+// *_like: self's sizes, and its dtype and device unless given; filled_like_of
+// fills it with `v` as `filled` does.
 Tensor empty_like_of(const Stack& a, size_t dtype_at) {
   const Tensor& self = a[0].tensor();
   const Device device = a[dtype_at + 1].is_none() ? self.device() : a[dtype_at + 1].device().resolved();
   return make_empty(self.sizes(), dtype_or(a[dtype_at], self.dtype()), device);
+}
+Tensor filled_like_of(const Stack& a, size_t dtype_at, const Scalar& v) {
+  const Tensor& self = a[0].tensor();
+  const Device device = a[dtype_at + 1].is_none() ? self.device() : a[dtype_at + 1].device().resolved();
+  return filled(self.sizes(), dtype_or(a[dtype_at], self.dtype()), device, v);
 }
 
 // eye(n, dtype, device) and eye.m(n, m, dtype, device).
@@ -46,10 +71,12 @@ Stack eye_composite(const Stack& a) {
   const Value& device = a[has_m ? 3 : 2];
   AXLE_CHECK(n >= 0, ValueError, "eye: n must be greater or equal to 0, got ", n);
   AXLE_CHECK(m >= 0, ValueError, "eye: m must be greater or equal to 0, got ", m);
-  Tensor t = make_empty({n, m}, dtype_or(dtype, get_default_dtype()), device_or_default(device).resolved());
+  const Device target = device_or_default(device).resolved();
+  const bool here = fills_itself(target);  // else built on the host, then copied once
+  Tensor t = make_empty({n, m}, dtype_or(dtype, get_default_dtype()), here ? target : Device("cpu"));
   t.fill_(0);
   if (n > 0 && m > 0) t.as_strided({std::min(n, m)}, {m + 1}).fill_(1);
-  return {t};
+  return {here ? t : t.to(target)};
 }
 
 void linspace_shape(ShapeContext& c) {
@@ -124,15 +151,15 @@ std::vector<OpDecl> creation_ops() {
        .doc = "Uninitialized, with self's shape."},
       {.schema = "zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
                  "memory_format=None) -> Tensor",
-       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(0)}; },
+       .composite = [](const Stack& a) { return Stack{filled_like_of(a, 1, 0)}; },
        .doc = "Zeros with self's shape."},
       {.schema = "ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
                  "memory_format=None) -> Tensor",
-       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1).fill_(1)}; },
+       .composite = [](const Stack& a) { return Stack{filled_like_of(a, 1, 1)}; },
        .doc = "Ones with self's shape."},
       {.schema = "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, "
                  "MemoryFormat? memory_format=None) -> Tensor",
-       .composite = [](const Stack& a) { return Stack{empty_like_of(a, 2).fill_(a[1].scalar())}; },
+       .composite = [](const Stack& a) { return Stack{filled_like_of(a, 2, a[1].scalar())}; },
        .doc = "fill_value with self's shape and dtype."},
   };
 }

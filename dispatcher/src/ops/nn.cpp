@@ -162,9 +162,9 @@ Stack dropout_composite(const Stack& a) {
   // Keep each element with probability 1 - p (the default generator's uniforms,
   // drawn in float32 for every input dtype) and scale the kept ones by 1 / (1 - p).
   const Tensor u = call_op("rand", {t.sizes(), Value(), kFloat32, t.device()})[0].tensor();
-  const Tensor keep = call_op("ge.Tensor", {u, scalar_to_tensor(Scalar(p), t.device())})[0].tensor();
+  const Tensor keep = call_op("ge.Tensor", {u, scalar_to_tensor(Scalar(p))})[0].tensor();
   const Tensor kept = call_op("mul.Tensor", {t, keep})[0].tensor();
-  return call_op("mul.Tensor", {kept, scalar_to_tensor(Scalar(1.0 / (1.0 - p)), t.device())});
+  return call_op("mul.Tensor", {kept, scalar_to_tensor(Scalar(1.0 / (1.0 - p)))});
 }
 
 // ------------------------------------------------------------ scaled_dot_product_attention (composite)

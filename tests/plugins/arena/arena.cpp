@@ -493,18 +493,17 @@ axle_status register_plugin(const axle_registrar* r) {
 }
 
 const char* const kTypes[] = {"arena", "arena2"};
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "arena",
-    "1.0.0",
-    kTypes,
-    2,
-    10,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin_descriptor();
+  d.name = "arena";
+  d.version = "1.0.0";
+  d.device_types = kTypes;
+  d.num_device_types = 2;
+  d.default_rank = 10;
+  d.register_plugin = &register_plugin;
+  d.description = "arena test device: two devices over a private arena, streams on worker threads";
+  return d;
+}();
 
 }  // namespace
 

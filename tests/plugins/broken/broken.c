@@ -160,7 +160,15 @@ static axle_status register_plugin(const axle_registrar* r) {
 #endif
 
 static const axle_plugin_descriptor kDescriptor = {
-    STRUCT_SIZE, ABI_MAJOR, ABI_MINOR, 0, PLUGIN_NAME, "1.0.0", kCpu, 1, RANK, &register_plugin,
+    .struct_size = STRUCT_SIZE,
+    .abi_major = ABI_MAJOR,
+    .abi_minor = ABI_MINOR,
+    .name = PLUGIN_NAME,
+    .version = "1.0.0",
+    .device_types = kCpu,
+    .num_device_types = 1,
+    .default_rank = RANK,
+    .register_plugin = &register_plugin,
 };
 
 #if defined(BROKEN_NO_ENTRY)

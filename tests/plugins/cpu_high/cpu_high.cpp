@@ -1,6 +1,9 @@
 // A second "cpu" plugin ranked above the reference one: serves add.Tensor for
 // float32 only (declines the rest) and counts its calls; no mul kernel, so mul
 // falls through to the reference plugin on the same device. Also a boxed fallback.
+// It is an ABI 1.3 plugin (tests that older plugins load into a newer core): its
+// descriptor has 1.3's size and minor version, and it registers through 1.3's
+// register_kernel, not register_kernel_entry.
 #include <axle/plugin/helpers.hpp>
 
 #include <atomic>
@@ -29,24 +32,24 @@ axle_status boxed(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
-const KernelEntry kKernels[] = {{"add.Tensor", &add_f32, AXLE_HERE}};
 axle_status register_plugin(const axle_registrar* r) {
   if (axle_status s = r->register_fallback(r->context, "cpu", &boxed, nullptr, AXLE_HERE)) return s;
-  return register_kernels(r, "cpu", kKernels);
+  return r->register_kernel(r->context, "add.Tensor", "cpu", &add_f32, nullptr, AXLE_HERE);
 }
 const char* const kTypes[] = {"cpu"};
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "cpu_high",
-    "1.0.0",
-    kTypes,
-    1,
-    100,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin_descriptor();
+  d.struct_size = AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3;  // as built against the 1.3 header
+  d.abi_minor = 3;
+  d.name = "cpu_high";
+  d.version = "1.0.0";
+  d.device_types = kTypes;
+  d.num_device_types = 1;
+  d.default_rank = 100;
+  d.register_plugin = &register_plugin;
+  d.description = "not read: beyond a 1.3 descriptor's struct_size";
+  return d;
+}();
 }  // namespace
 
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }

@@ -25,18 +25,16 @@ axle_status prelu_first_slope(void*, const axle_kernel_call* c) {
 const KernelEntry kKernels[] = {{"prelu", &prelu_first_slope, AXLE_HERE}};
 axle_status register_plugin(const axle_registrar* r) { return register_kernels(r, "cpu", kKernels); }
 const char* const kTypes[] = {"cpu"};
-const axle_plugin_descriptor kDescriptor = {
-    sizeof(axle_plugin_descriptor),
-    AXLE_ABI_MAJOR,
-    AXLE_ABI_MINOR,
-    0,
-    "wrong_prelu",
-    "1.0.0",
-    kTypes,
-    1,
-    200,
-    &register_plugin,
-};
+const axle_plugin_descriptor kDescriptor = [] {
+  auto d = plugin_descriptor();
+  d.name = "wrong_prelu";
+  d.version = "1.0.0";
+  d.device_types = kTypes;
+  d.num_device_types = 1;
+  d.default_rank = 200;
+  d.register_plugin = &register_plugin;
+  return d;
+}();
 }  // namespace
 
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }

@@ -2,10 +2,19 @@
  * axle plugin ABI — the only header a device plugin needs.
  *
  * Standalone C (C11 and C++): depends on <stddef.h> and <stdint.h> only.
- * Rules (see plugin-sdk/CHANGELOG.md and docs/plugin-abi.md):
+ * Rules (see plugin-sdk/CHANGELOG.md and the plugin guide, plugin-abi.md,
+ * installed beside the changelog):
  *   - Every struct that crosses the boundary starts with `struct_size`; fields are
  *     append-only. A reader checks struct_size before touching a field added in a
- *     later minor version.
+ *     later minor version. Whoever fills a struct sets its struct_size: the
+ *     plugin for its tables and descriptor, the core for everything it passes
+ *     in, including the out-structs it hands a plugin to fill ([out] below:
+ *     the core zeroes them and sets struct_size first).
+ *   - Lifetimes: a pointer marked [borrowed] is valid only for the call it is
+ *     passed to (copy what must outlive it); [copied] means the core copies
+ *     it during the call, so the plugin's memory may go afterwards; [static]
+ *     means it must stay valid while the plugin is loaded (plugins are never
+ *     unloaded).
  *   - ABI major must match exactly; the core accepts any plugin minor <= its own.
  *   - No C++ type and no exception crosses the boundary. Functions return an
  *     axle_status; the message goes through axle_host_api.set_error.
@@ -23,7 +32,7 @@ extern "C" {
 #endif
 
 #define AXLE_ABI_MAJOR 1
-#define AXLE_ABI_MINOR 3
+#define AXLE_ABI_MINOR 4
 
 /* The one symbol a plugin exports. */
 #define AXLE_PLUGIN_ENTRY_SYMBOL "axle_plugin_get_descriptor"
@@ -72,10 +81,12 @@ enum {
 enum { AXLE_LOG_TRACE = 0, AXLE_LOG_DEBUG = 1, AXLE_LOG_INFO = 2, AXLE_LOG_WARN = 3, AXLE_LOG_ERROR = 4 };
 
 /* ---------------------------------------------------------------- tensors */
-/* A strided view of device memory. `data` already includes the storage offset
- * and may be a device pointer that the host must not dereference. Strides are
- * in elements and may be 0 (broadcast) or negative never (axle has no negative
- * strides). Valid only for the duration of the call it is passed to. */
+/* A strided view of device memory. `data` is the address the device's
+ * allocate returned plus the storage offset in bytes, and may be a device
+ * pointer that the host must not dereference. Strides are in elements and may
+ * be 0 (broadcast), never negative (axle has no negative strides). [borrowed]:
+ * the view and its sizes/strides arrays are valid only for the call they are
+ * passed to. */
 typedef struct axle_tensor_view {
   size_t struct_size;
   void* data;
@@ -84,8 +95,19 @@ typedef struct axle_tensor_view {
   const int64_t* sizes;
   const int64_t* strides;
   int32_t device_index;
-  int32_t reserved0;
+  /* ABI 1.4: AXLE_VIEW_* bits (0 before; the field was reserved0). */
+  int32_t flags;
 } axle_tensor_view;
+
+enum {
+  /* ABI 1.4: a 0-dim tensor in host memory (a Python number, or a 0-dim CPU
+   * tensor joining device tensors) given to a kernel registered with
+   * AXLE_KERNEL_HOST_SCALARS: `data` points to one element of `dtype` that the
+   * host reads (plugin::host_scalar); pass the value to the device by value, as
+   * a kernel argument. Kernels without that flag never see it: the core copies
+   * such scalars to the device for them. */
+  AXLE_VIEW_HOST_SCALAR = 1
+};
 
 /* ---------------------------------------------------------------- boxed values */
 typedef int32_t axle_value_tag;
@@ -127,11 +149,15 @@ typedef struct axle_value {
 
 struct axle_host_api;
 
-/* One kernel invocation. Inputs are the op's schema arguments in schema order
- * (a Scalar argument arrives as INT, DOUBLE or BOOL). Outputs are allocated by
- * the core on the target device from the op's shape function, except for ops
- * whose output shape depends on the data: there `outputs[i].data` is NULL and
- * the kernel calls host->allocate_output. */
+/* One kernel invocation, [borrowed] (valid during the kernel call only).
+ * Inputs are the op's schema arguments in schema order (a Scalar argument
+ * arrives as INT, DOUBLE or BOOL). Outputs are allocated by the core on the
+ * target device from the op's shape function, except for ops whose output
+ * shape depends on the data: there `outputs[i].data` is NULL and the kernel
+ * calls host->allocate_output. An in-place variant (`add_`) without its own
+ * kernel reaches the functional kernel (`add.Tensor`) with outputs[0] being the
+ * same memory as an input: kernels must tolerate that aliasing. Kernels are
+ * called from several threads at once. */
 typedef struct axle_kernel_call {
   size_t struct_size;
   const char* op_name; /* "add.Tensor" */
@@ -157,10 +183,11 @@ typedef struct axle_host_api {
   uint32_t reserved0;
   /* Log through the shared `axle` logger. Thread-safe. */
   void (*log)(int32_t level, const char* plugin_name, const char* message);
-  /* Attach a message to the error status the current kernel is about to return. */
+  /* Attach a message [copied] to the error status the current kernel is about
+   * to return. */
   void (*set_error)(void* call_context, const char* message);
   /* Data-dependent outputs: allocate output `index` with the given dtype and
-   * sizes (contiguous) on the target device and describe it in *out. */
+   * sizes (contiguous) on the target device and describe it in *out [out]. */
   axle_status (*allocate_output)(void* call_context, int32_t index, axle_dtype dtype, int32_t ndim,
                                  const int64_t* sizes, axle_tensor_view* out);
   /* A plugin option from the configuration (plugins.<name>.options.<key>) as a
@@ -168,9 +195,18 @@ typedef struct axle_host_api {
    * next get_option), or NULL when unset. With plugin_name NULL, `key` is any
    * dotted configuration key (docs/config.md) such as "cpu.threads". */
   const char* (*get_option)(const char* plugin_name, const char* key);
+  /* ---- ABI 1.4 (check struct_size; plugin::decline does).
+   * Why the current kernel is about to return AXLE_DECLINED [copied]; the
+   * core shows it in `axle explain`, trace events, `axle check` and the error
+   * raised when every candidate declined. (Before 1.4 a set_error message
+   * attached to AXLE_DECLINED is taken as the reason too.) */
+  void (*set_decline_reason)(void* call_context, const char* reason);
 } axle_host_api;
+/* The size of ABI 1.3's host API (everything up to get_option). */
+#define AXLE_HOST_API_SIZE_V1_3 (offsetof(axle_host_api, set_decline_reason))
 
 /* ---------------------------------------------------------------- devices */
+/* [out] of get_properties: the core zeroes it and sets struct_size. */
 typedef struct axle_device_properties {
   size_t struct_size;
   char name[128];
@@ -179,6 +215,8 @@ typedef struct axle_device_properties {
   int32_t reserved0;
 } axle_device_properties;
 
+/* [out] of allocator_stats: the core zeroes it and sets struct_size; the
+ * plugin fills the counters (and may overwrite struct_size with its own). */
 typedef struct axle_allocator_stats {
   size_t struct_size;
   uint64_t allocated_bytes;      /* currently handed out */
@@ -194,10 +232,22 @@ enum { AXLE_COPY_HOST_TO_DEVICE = 0, AXLE_COPY_DEVICE_TO_HOST = 1, AXLE_COPY_DEV
 typedef void* axle_stream; /* NULL means the device's default stream */
 typedef void* axle_event;
 
-/* The runtime of one device type. `self` is passed back to every function.
- * All functions are thread-safe. Memory copies move contiguous bytes; strided
- * copies are the job of the `copy_` kernel. `stream` NULL: the call completes
- * before it returns. Non-NULL: it is ordered on that stream and may return early. */
+/* The runtime of one device type, [copied] by register_device_type (the
+ * strings and `self` it points to are [static]). `self` is passed back to
+ * every function. All functions are thread-safe: the core calls them from
+ * several threads at once. Memory copies move contiguous bytes; strided copies
+ * are the job of the `copy_` kernel. `stream` NULL (the default stream): the
+ * call completes before it returns, after the work already queued on the
+ * device's streams that it depends on (a device with asynchronous streams
+ * orders a NULL-stream copy after them, as CUDA's legacy default stream does).
+ * Non-NULL: it is ordered on that stream and may return early.
+ * Device memory: `allocate` returns an address the core never dereferences
+ * (unless the device is host_accessible) but offsets by whole bytes (views
+ * into storage) and compares (aliasing and overlap checks), so a device whose
+ * memory is a handle (cl_mem, VkBuffer) hands out unique fake addresses it can
+ * map back (plugin::HandleAddressSpace in address_space.hpp). allocate(0) is
+ * called for empty tensors: return a non-NULL address (never dereferenced)
+ * that deallocate accepts. Out-pointers are [out]. */
 typedef struct axle_device_interface {
   size_t struct_size;
   const char* type_name; /* "cpu" is the host */
@@ -260,22 +310,48 @@ typedef struct axle_device_interface {
 #define AXLE_DEVICE_INTERFACE_SIZE_V1_2 (offsetof(axle_device_interface, copy_peer))
 
 /* ---------------------------------------------------------------- registration */
+enum {
+  /* ABI 1.4: the kernel reads 0-dim host tensors itself (AXLE_VIEW_HOST_SCALAR):
+   * `x * 2.0` on the device then needs no upload of 2.0. */
+  AXLE_KERNEL_HOST_SCALARS = 1
+};
+
+/* ABI 1.4: one kernel binding, named fields (register_kernel_entry). */
+typedef struct axle_kernel_entry {
+  size_t struct_size;
+  const char* op_name;     /* "add.Tensor" */
+  const char* device_type; /* "arena" */
+  axle_kernel_fn fn;
+  void* user_data;
+  const char* provenance; /* "file:line", shown by `axle explain` */
+  uint32_t flags;         /* AXLE_KERNEL_* bits */
+  uint32_t reserved0;
+} axle_kernel_entry;
+
 typedef struct axle_registrar {
   size_t struct_size;
   void* context;
   const axle_host_api* host;
-  /* Provide the runtime of a device type named in the descriptor. */
+  /* Provide the runtime of a device type named in the descriptor; `iface` is
+   * [copied]. */
   axle_status (*register_device_type)(void* context, const axle_device_interface* iface);
-  /* Bind a kernel for (op, device type). `op_name` is "name.overload" of a
-   * declared operator (or an operator this plugin declared with define_op);
-   * `provenance` is a short "file:line" or symbol shown by `axle explain`. */
+  /* Bind a kernel for (op, device type). `op_name` is "name.overload" of an
+   * operator the core declares (`axle ops` lists them); `provenance` is a short
+   * "file:line" or symbol shown by `axle explain`. Strings are [copied]. */
   axle_status (*register_kernel)(void* context, const char* op_name, const char* device_type, axle_kernel_fn fn,
                                  void* user_data, const char* provenance);
   /* A boxed fallback: receives every op of `device_type` that has no kernel. */
   axle_status (*register_fallback)(void* context, const char* device_type, axle_kernel_fn fn, void* user_data,
                                    const char* provenance);
+  /* ---- ABI 1.4 (check struct_size; plugin::register_kernels does).
+   * register_kernel with flags (AXLE_KERNEL_*): `kernel` and its strings are
+   * [copied]. */
+  axle_status (*register_kernel_entry)(void* context, const struct axle_kernel_entry* kernel);
 } axle_registrar;
+/* The size of ABI 1.3's registrar (everything up to register_fallback). */
+#define AXLE_REGISTRAR_SIZE_V1_3 (offsetof(axle_registrar, register_kernel_entry))
 
+/* What axle_plugin_get_descriptor returns: [static]. */
 typedef struct axle_plugin_descriptor {
   size_t struct_size;
   uint16_t abi_major;
@@ -290,7 +366,14 @@ typedef struct axle_plugin_descriptor {
    * with registrar->host->set_error(registrar->context, message). On error nothing
    * the plugin registered is kept and the plugin is listed as rejected. */
   axle_status (*register_plugin)(const axle_registrar* registrar);
+  /* ---- ABI 1.4 (read only when struct_size covers it; NULL: none).
+   * One line on what is behind the plugin ("oneDNN 3.0.0, AVX-512"), shown by
+   * `axle info` and `axle explain`; [copied] after register_plugin returns,
+   * so register_plugin may still change it. */
+  const char* description;
 } axle_plugin_descriptor;
+/* The size of ABI 1.3's axle_plugin_descriptor (everything up to register_plugin). */
+#define AXLE_PLUGIN_DESCRIPTOR_SIZE_V1_3 (offsetof(axle_plugin_descriptor, description))
 
 typedef const axle_plugin_descriptor* (*axle_plugin_entry_fn)(void);
 

@@ -217,6 +217,32 @@ inline axle_status fail(const axle_kernel_call* c, axle_status status, const std
   return status;
 }
 
+// Decline the call, saying why ("float64 is not supported by oneDNN"): returns
+// AXLE_DECLINED, the reason reaches `axle explain`, trace mode, `axle check` and
+// the error raised when every candidate declines. Through set_error on a host
+// older than ABI 1.4 (which takes that message as the reason).
+inline axle_status decline(const axle_kernel_call* c, const std::string& why) {
+  const axle_host_api* h = c->host;
+  if (h && h->struct_size > offsetof(axle_host_api, set_decline_reason) && h->set_decline_reason)
+    h->set_decline_reason(c->call_context, why.c_str());
+  else if (h && h->set_error)
+    h->set_error(c->call_context, why.c_str());
+  return AXLE_DECLINED;
+}
+
+// ------------------------------------------------------------ host scalars (ABI 1.4)
+// Whether view `v` is a 0-dim tensor in host memory (AXLE_VIEW_HOST_SCALAR): a
+// kernel registered with AXLE_KERNEL_HOST_SCALARS reads it with host_scalar and
+// passes the value to the device by value.
+inline bool is_host_scalar(const axle_tensor_view& v) {
+  return v.struct_size > offsetof(axle_tensor_view, flags) && (v.flags & AXLE_VIEW_HOST_SCALAR) != 0;
+}
+// The value of a host scalar view (any dtype) as T: double, int64_t or bool.
+template <typename T>
+inline T host_scalar(const axle_tensor_view& v) {
+  return load_as<T>(v.data, v.dtype);
+}
+
 // ------------------------------------------------------------ views
 inline int64_t numel(const axle_tensor_view& v) {
   int64_t n = 1;
@@ -351,18 +377,64 @@ inline void map_elements(const axle_tensor_view& out, const std::array<const axl
   });
 }
 
+// ------------------------------------------------------------ ABI tables by field name
+// A zeroed ABI struct with struct_size set: fill the fields by name (C++17 has
+// no designated initializers), e.g.
+//   const axle_device_interface kMyDevice = [] {
+//     auto d = axle::plugin::abi_struct<axle_device_interface>();
+//     d.type_name = "my_device";
+//     d.device_count = &device_count;
+//     ...
+//     return d;
+//   }();
+// Fields a plugin leaves unset stay NULL / 0 ("unsupported" for optional ones),
+// so moving to a newer header adds nothing.
+template <typename T>
+inline T abi_struct() {
+  T t{};
+  t.struct_size = sizeof(T);
+  return t;
+}
+// A descriptor of this header's ABI version; the plugin sets name, version,
+// device_types / num_device_types, default_rank, register_plugin and, since
+// ABI 1.4, description.
+inline axle_plugin_descriptor plugin_descriptor() {
+  auto d = abi_struct<axle_plugin_descriptor>();
+  d.abi_major = AXLE_ABI_MAJOR;
+  d.abi_minor = AXLE_ABI_MINOR;
+  return d;
+}
+
 // ------------------------------------------------------------ registration tables
 struct KernelEntry {
   const char* op;
   axle_kernel_fn fn;
   const char* provenance;
+  uint32_t flags = 0;  // AXLE_KERNEL_* (ABI 1.4), e.g. AXLE_KERNEL_HOST_SCALARS
 };
 
+// Registers every entry of `table` for `device_type` (through
+// register_kernel_entry on a host of ABI 1.4 or later; an older host never
+// passes host scalars, so the flags need nothing there).
 template <size_t N>
 inline axle_status register_kernels(const axle_registrar* r, const char* device_type, const KernelEntry (&table)[N],
                                     void* user_data = nullptr) {
+  const bool has_entry =
+      r->struct_size > offsetof(axle_registrar, register_kernel_entry) && r->register_kernel_entry != nullptr;
   for (const KernelEntry& e : table) {
-    const axle_status s = r->register_kernel(r->context, e.op, device_type, e.fn, user_data, e.provenance);
+    axle_status s;
+    if (has_entry) {
+      auto k = abi_struct<axle_kernel_entry>();
+      k.op_name = e.op;
+      k.device_type = device_type;
+      k.fn = e.fn;
+      k.user_data = user_data;
+      k.provenance = e.provenance;
+      k.flags = e.flags;
+      s = r->register_kernel_entry(r->context, &k);
+    } else {
+      s = r->register_kernel(r->context, e.op, device_type, e.fn, user_data, e.provenance);
+    }
     if (s != AXLE_OK) return s;
   }
   return AXLE_OK;
