@@ -1,31 +1,29 @@
 // "sim": a simulated accelerator, built out of tree from an installed axle.
-// Its memory is a private arena: device addresses are numbers the host must
-// never dereference, and data moves only through this plugin's copy function.
+// Its memory is handles, as an OpenCL (cl_mem) or Vulkan (VkBuffer) device's
+// is: each allocation is a private block, and the addresses the core sees are
+// fake ones from the SDK's HandleAddressSpace (never valid host pointers),
+// mapped back to (block, byte offset) when a copy or a kernel uses them. Data
+// moves only through this plugin's copy function.
 // Kernels: fill_, add, mul, relu, matmul (2-D), sum over dims (float32 and
 // int64); every other op runs through axle's host fallback.
+#include <axle/plugin/address_space.hpp>
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 
 namespace {
 
 using namespace axle::plugin;
 
-constexpr uint64_t kBase = 0x5170000000000000ull;  // "sim" addresses: never valid host pointers
-
-struct Block {
-  std::unique_ptr<std::byte[]> bytes;
-  size_t size;
-};
-std::mutex g_mutex;
-std::map<uint64_t, Block> g_blocks;  // device address -> its memory
-uint64_t g_next = 0x1000;
+// The handle of an allocation: the block of host memory that simulates it (a
+// real device's would be its cl_mem or VkBuffer).
+HandleAddressSpace<std::byte*> g_space;
+std::mutex g_stats_mutex;
 axle_allocator_stats g_stats{sizeof(axle_allocator_stats), 0, 0, 0, 0, 0};
 thread_local std::string t_error;
 
@@ -34,15 +32,11 @@ axle_status error(axle_status s, std::string m) {
   return s;
 }
 
-// [addr, addr + n) inside one live block, as host memory; nullptr otherwise.
+// [addr, addr + n) inside one live allocation, as host memory; nullptr otherwise.
 std::byte* translate(const void* addr, size_t n) {
-  const uint64_t a = reinterpret_cast<uint64_t>(addr);
-  std::lock_guard lock(g_mutex);
-  auto it = g_blocks.upper_bound(a);
-  if (it == g_blocks.begin()) return nullptr;
-  --it;
-  if (a - it->first + n > std::max<size_t>(it->second.size, 1)) return nullptr;
-  return it->second.bytes.get() + (a - it->first);
+  HandleAddressSpace<std::byte*>::Resolved r;
+  if (!g_space.resolve(addr, n, &r)) return nullptr;
+  return r.handle + r.offset;
 }
 
 // ---- the device runtime
@@ -63,25 +57,30 @@ axle_status properties(void*, int32_t index, axle_device_properties* p) {
 axle_status allocate(void*, int32_t index, size_t n, void** ptr) {
   if (axle_status s = check(index)) return s;
   if (n > (1ull << 32)) return error(AXLE_ERROR_OUT_OF_MEMORY, "sim: allocation larger than its 4 GiB");
-  std::lock_guard lock(g_mutex);
-  const uint64_t addr = kBase + g_next;
-  g_next += (n + 64 + 63) & ~63ull;
-  g_blocks[addr] = {std::make_unique<std::byte[]>(std::max<size_t>(n, 1)), n};
+  // 0 bytes too: the core treats a NULL address as out of memory.
+  auto* block = new (std::nothrow) std::byte[std::max<size_t>(n, 1)]();
+  void* addr = block ? g_space.insert(block, n) : nullptr;
+  if (!addr) {
+    delete[] block;
+    return error(AXLE_ERROR_OUT_OF_MEMORY, "sim: out of memory");
+  }
+  std::lock_guard lock(g_stats_mutex);
   g_stats.allocated_bytes += n;
   g_stats.reserved_bytes += n;
   g_stats.peak_allocated_bytes = std::max(g_stats.peak_allocated_bytes, g_stats.allocated_bytes);
   ++g_stats.num_allocs;
-  *ptr = reinterpret_cast<void*>(addr);
+  *ptr = addr;
   return AXLE_OK;
 }
 axle_status deallocate(void*, int32_t, void* ptr, size_t) {
-  std::lock_guard lock(g_mutex);
-  auto it = g_blocks.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == g_blocks.end()) return error(AXLE_ERROR_INVALID_ARGUMENT, "sim: free of an unknown address");
-  g_stats.allocated_bytes -= it->second.size;
-  g_stats.reserved_bytes -= it->second.size;
+  std::byte* block = nullptr;
+  size_t n = 0;
+  if (!g_space.erase(ptr, &block, &n)) return error(AXLE_ERROR_INVALID_ARGUMENT, "sim: free of an unknown address");
+  delete[] block;
+  std::lock_guard lock(g_stats_mutex);
+  g_stats.allocated_bytes -= n;
+  g_stats.reserved_bytes -= n;
   ++g_stats.num_frees;
-  g_blocks.erase(it);
   return AXLE_OK;
 }
 axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream) {
@@ -109,8 +108,12 @@ axle_status event_record(void*, int32_t index, axle_event, axle_stream) { return
 axle_status wait_event(void*, int32_t index, axle_stream, axle_event) { return check(index); }
 axle_status stats(void*, int32_t index, axle_allocator_stats* s) {
   if (axle_status st = check(index)) return st;
-  std::lock_guard lock(g_mutex);
-  *s = g_stats;
+  std::lock_guard lock(g_stats_mutex);
+  // The core sets struct_size (its own sizeof) before the call: write only the
+  // fields it covers and leave it as it is.
+  axle_allocator_stats st = g_stats;
+  st.struct_size = s->struct_size;
+  std::memcpy(s, &st, std::min(s->struct_size, sizeof st));
   return AXLE_OK;
 }
 const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
