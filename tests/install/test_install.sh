@@ -61,8 +61,8 @@ fi
 sdk_env=(env PATH="$clean_path" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root")
 # The ABI the .pc and the CMake package announce is the installed header's.
 header="$root/include/axle/plugin/axle_plugin.h"
-abi_major=$(sed -nE 's/^#define AXLE_ABI_MAJOR ([0-9]+)$/\1/p' "$header")
-abi_minor=$(sed -nE 's/^#define AXLE_ABI_MINOR ([0-9]+)$/\1/p' "$header")
+abi_major=$(sed -nE 's/^#define AXLE_ABI_MAJOR +([0-9]+).*/\1/p' "$header")
+abi_minor=$(sed -nE 's/^#define AXLE_ABI_MINOR +([0-9]+).*/\1/p' "$header")
 [ -n "$abi_major" ] && [ -n "$abi_minor" ] || { echo "no AXLE_ABI_MAJOR/MINOR in $header"; exit 1; }
 pc_abi="$("${sdk_env[@]}" pkg-config --variable=abi_major axle-plugin-sdk).$("${sdk_env[@]}" pkg-config --variable=abi_minor axle-plugin-sdk)"
 [ "$pc_abi" = "$abi_major.$abi_minor" ] ||
