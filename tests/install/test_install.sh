@@ -25,8 +25,10 @@ readelf -d "$root/$libdir/libaxle.so" | grep -q 'SONAME.*libaxle.so.0' || { echo
 # Kept after the install: dependencies outside the default paths (a bundle).
 export LD_LIBRARY_PATH="$root/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset AXLE_PLUGIN_PATH AXLE_CONFIG
-# pkg-config, with the prefix derived from where the .pc file lies.
-flags=$(PKG_CONFIG_PATH="$root/$libdir/pkgconfig" pkg-config --define-prefix --cflags --libs axle)
+# pkg-config through the DESTDIR root as sysroot (--define-prefix would derive
+# the prefix from the .pc's folder, wrong for a multiarch libdir such as
+# lib/x86_64-linux-gnu).
+flags=$(PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags --libs axle)
 g++ -std=c++20 "$src/tests/install/consumer.cpp" -o "$tmp/consumer_pc" $flags
 "$tmp/consumer_pc"
 "$root/bin/axle" info | grep -q "reference" || { echo "installed axle info does not list the reference plugin"; exit 1; }
@@ -70,6 +72,8 @@ pc_abi="$("${sdk_env[@]}" pkg-config --variable=abi_major axle-plugin-sdk).$("${
 [ -x "$("${sdk_env[@]}" pkg-config --variable=manifest_tool axle-plugin-sdk)" ] ||
   { echo "axle-plugin-sdk.pc's manifest_tool is not the installed tool"; exit 1; }
 
+# Runs a build step quietly; on failure shows its output.
+quiet() { "$@" >"$tmp/step.txt" 2>&1 || { cat "$tmp/step.txt"; echo "failed: $*"; return 1; }; }
 # The plugin template builds as-is out of tree against the installed SDK, with
 # meson (pkg-config) and with CMake (find_package), loads, and reports zero
 # devices with its note.
@@ -82,14 +86,14 @@ check_template() {  # BUILD_DIR
     { echo "the template device does not say why it has no devices: $info"; exit 1; }
 }
 cp -r "$root/share/axle/plugin-template" "$tmp/template"
-"${sdk_env[@]}" meson setup "$tmp/template/build" "$tmp/template" >/dev/null
-"${sdk_env[@]}" ninja -C "$tmp/template/build" >/dev/null
+quiet "${sdk_env[@]}" meson setup "$tmp/template/build" "$tmp/template"
+quiet "${sdk_env[@]}" ninja -C "$tmp/template/build"
 check_template "$tmp/template/build"
 "${sdk_env[@]}" cmake -S "$tmp/template" -B "$tmp/template/cmake-build" -DCMAKE_PREFIX_PATH="$root" \
   >"$tmp/template-cmake.txt" || { cat "$tmp/template-cmake.txt"; exit 1; }
 grep "axle plugin SDK .*ABI $abi_major.$abi_minor" "$tmp/template-cmake.txt" >/dev/null ||
   { echo "the CMake package does not announce ABI $abi_major.$abi_minor:"; cat "$tmp/template-cmake.txt"; exit 1; }
-"${sdk_env[@]}" cmake --build "$tmp/template/cmake-build" >/dev/null
+quiet "${sdk_env[@]}" cmake --build "$tmp/template/cmake-build"
 check_template "$tmp/template/cmake-build"
 # The out-of-tree "sim" device as installed (share/axle/examples/sim_plugin),
 # built from the installed prefix only (meson, then CMake), dropped into a
@@ -97,13 +101,13 @@ check_template "$tmp/template/cmake-build"
 # runs through the host fallback with a warning, and raises
 # NotImplementedError naming op and device under the "error" policy.
 cp -r "$root/share/axle/examples/sim_plugin" "$tmp/sim"
-"${sdk_env[@]}" cmake -S "$tmp/sim" -B "$tmp/sim-cmake" -DCMAKE_PREFIX_PATH="$root" >/dev/null
-"${sdk_env[@]}" cmake --build "$tmp/sim-cmake" >/dev/null
+quiet "${sdk_env[@]}" cmake -S "$tmp/sim" -B "$tmp/sim-cmake" -DCMAKE_PREFIX_PATH="$root"
+quiet "${sdk_env[@]}" cmake --build "$tmp/sim-cmake"
 [ -f "$tmp/sim-cmake/axle_sim.json" ] || { echo "the CMake build of sim wrote no manifest"; exit 1; }
 AXLE_PLUGIN_PATH="$tmp/sim-cmake" "$root/bin/axle" info | grep "sim:0 .*simulated accelerator" >/dev/null ||
   { echo "the CMake-built sim does not load"; exit 1; }
-"${sdk_env[@]}" meson setup "$tmp/sim-build" "$tmp/sim" >/dev/null
-"${sdk_env[@]}" ninja -C "$tmp/sim-build" >/dev/null
+quiet "${sdk_env[@]}" meson setup "$tmp/sim-build" "$tmp/sim"
+quiet "${sdk_env[@]}" ninja -C "$tmp/sim-build"
 mkdir -p "$tmp/drop" && cp "$tmp/sim-build/axle_sim.so" "$tmp/sim-build/axle_sim.json" "$tmp/drop/"
 export AXLE_PLUGIN_PATH="$tmp/drop"
 "$root/bin/axle" info | grep "sim:0 .*simulated accelerator" >/dev/null || { echo "axle info does not list sim:0"; exit 1; }
