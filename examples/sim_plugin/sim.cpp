@@ -1,31 +1,29 @@
 // "sim": a simulated accelerator, built out of tree from an installed axle.
-// Its memory is a private arena: device addresses are numbers the host must
-// never dereference, and data moves only through this plugin's copy function.
+// Its memory is handles, as an OpenCL (cl_mem) or Vulkan (VkBuffer) device's
+// is: each allocation is a private block, and the addresses the core sees are
+// fake ones from the SDK's HandleAddressSpace (never valid host pointers),
+// mapped back to (block, byte offset) when a copy or a kernel uses them. Data
+// moves only through this plugin's copy function.
 // Kernels: fill_, add, mul, relu, matmul (2-D), sum over dims (float32 and
 // int64); every other op runs through axle's host fallback.
+#include <axle/plugin/address_space.hpp>
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 
 namespace {
 
 using namespace axle::plugin;
 
-constexpr uint64_t kBase = 0x5170000000000000ull;  // "sim" addresses: never valid host pointers
-
-struct Block {
-  std::unique_ptr<std::byte[]> bytes;
-  size_t size;
-};
-std::mutex g_mutex;
-std::map<uint64_t, Block> g_blocks;  // device address -> its memory
-uint64_t g_next = 0x1000;
+// The handle of an allocation: the block of host memory that simulates it (a
+// real device's would be its cl_mem or VkBuffer).
+HandleAddressSpace<std::byte*> g_space;
+std::mutex g_stats_mutex;
 axle_allocator_stats g_stats{sizeof(axle_allocator_stats), 0, 0, 0, 0, 0};
 thread_local std::string t_error;
 
@@ -34,15 +32,11 @@ axle_status error(axle_status s, std::string m) {
   return s;
 }
 
-// [addr, addr + n) inside one live block, as host memory; nullptr otherwise.
+// [addr, addr + n) inside one live allocation, as host memory; nullptr otherwise.
 std::byte* translate(const void* addr, size_t n) {
-  const uint64_t a = reinterpret_cast<uint64_t>(addr);
-  std::lock_guard lock(g_mutex);
-  auto it = g_blocks.upper_bound(a);
-  if (it == g_blocks.begin()) return nullptr;
-  --it;
-  if (a - it->first + n > std::max<size_t>(it->second.size, 1)) return nullptr;
-  return it->second.bytes.get() + (a - it->first);
+  HandleAddressSpace<std::byte*>::Resolved r;
+  if (!g_space.resolve(addr, n, &r)) return nullptr;
+  return r.handle + r.offset;
 }
 
 // ---- the device runtime
@@ -63,25 +57,30 @@ axle_status properties(void*, int32_t index, axle_device_properties* p) {
 axle_status allocate(void*, int32_t index, size_t n, void** ptr) {
   if (axle_status s = check(index)) return s;
   if (n > (1ull << 32)) return error(AXLE_ERROR_OUT_OF_MEMORY, "sim: allocation larger than its 4 GiB");
-  std::lock_guard lock(g_mutex);
-  const uint64_t addr = kBase + g_next;
-  g_next += (n + 64 + 63) & ~63ull;
-  g_blocks[addr] = {std::make_unique<std::byte[]>(std::max<size_t>(n, 1)), n};
+  // 0 bytes too: the core treats a NULL address as out of memory.
+  auto* block = new (std::nothrow) std::byte[std::max<size_t>(n, 1)]();
+  void* addr = block ? g_space.insert(block, n) : nullptr;
+  if (!addr) {
+    delete[] block;
+    return error(AXLE_ERROR_OUT_OF_MEMORY, "sim: out of memory");
+  }
+  std::lock_guard lock(g_stats_mutex);
   g_stats.allocated_bytes += n;
   g_stats.reserved_bytes += n;
   g_stats.peak_allocated_bytes = std::max(g_stats.peak_allocated_bytes, g_stats.allocated_bytes);
   ++g_stats.num_allocs;
-  *ptr = reinterpret_cast<void*>(addr);
+  *ptr = addr;
   return AXLE_OK;
 }
 axle_status deallocate(void*, int32_t, void* ptr, size_t) {
-  std::lock_guard lock(g_mutex);
-  auto it = g_blocks.find(reinterpret_cast<uint64_t>(ptr));
-  if (it == g_blocks.end()) return error(AXLE_ERROR_INVALID_ARGUMENT, "sim: free of an unknown address");
-  g_stats.allocated_bytes -= it->second.size;
-  g_stats.reserved_bytes -= it->second.size;
+  std::byte* block = nullptr;
+  size_t n = 0;
+  if (!g_space.erase(ptr, &block, &n)) return error(AXLE_ERROR_INVALID_ARGUMENT, "sim: free of an unknown address");
+  delete[] block;
+  std::lock_guard lock(g_stats_mutex);
+  g_stats.allocated_bytes -= n;
+  g_stats.reserved_bytes -= n;
   ++g_stats.num_frees;
-  g_blocks.erase(it);
   return AXLE_OK;
 }
 axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream) {
@@ -109,39 +108,38 @@ axle_status event_record(void*, int32_t index, axle_event, axle_stream) { return
 axle_status wait_event(void*, int32_t index, axle_stream, axle_event) { return check(index); }
 axle_status stats(void*, int32_t index, axle_allocator_stats* s) {
   if (axle_status st = check(index)) return st;
-  std::lock_guard lock(g_mutex);
-  *s = g_stats;
+  std::lock_guard lock(g_stats_mutex);
+  // The core sets struct_size (its own sizeof) before the call: write only the
+  // fields it covers and leave it as it is.
+  axle_allocator_stats st = g_stats;
+  st.struct_size = s->struct_size;
+  std::memcpy(s, &st, std::min(s->struct_size, sizeof st));
   return AXLE_OK;
 }
 const char* last_error(void*) { return t_error.empty() ? nullptr : t_error.c_str(); }
 
-const axle_device_interface kSim = {
-    sizeof(axle_device_interface),
-    "sim",
-    nullptr,
-    &count,
-    &properties,
-    &allocate,
-    &deallocate,
-    &copy,
-    &ok,
-    &stream_create,
-    &ok_stream,
-    &ok_stream,
-    &event_create,
-    &ok_event,
-    &event_record,
-    &ok_event,
-    &wait_event,
-    &stats,
-    &ok,
-    &last_error,
-    nullptr,
-    nullptr,  // no pinned host memory (ABI 1.1 host_alloc / host_free)
-    nullptr,
-    nullptr,  // plain allocate (ABI 1.2 allocate_on_stream / record_stream unset)
-    nullptr,  // one device: no peer copies (ABI 1.3 copy_peer)
-};
+const axle_device_interface kSim = [] {
+  auto d = abi_struct<axle_device_interface>();
+  d.type_name = "sim";
+  d.device_count = &count;
+  d.get_properties = &properties;
+  d.allocate = &allocate;
+  d.deallocate = &deallocate;
+  d.copy = &copy;
+  d.synchronize = &ok;
+  d.stream_create = &stream_create;
+  d.stream_destroy = &ok_stream;
+  d.stream_synchronize = &ok_stream;
+  d.event_create = &event_create;
+  d.event_destroy = &ok_event;
+  d.event_record = &event_record;
+  d.event_synchronize = &ok_event;
+  d.stream_wait_event = &wait_event;
+  d.allocator_stats = &stats;
+  d.empty_cache = &ok;
+  d.last_error = &last_error;
+  return d;
+}();
 
 // ---- kernels: views translated to host memory, then the SDK's helpers.
 bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor_view& out) {
@@ -157,7 +155,7 @@ bool served(axle_dtype d) { return d == AXLE_DTYPE_FLOAT32 || d == AXLE_DTYPE_IN
 
 axle_status fill(void*, const axle_kernel_call* c) {
   axle_tensor_view out;
-  if (!served(c->outputs[0].dtype)) return AXLE_DECLINED;
+  if (!served(c->outputs[0].dtype)) return decline(c, "sim serves float32 and int64 only");
   if (!host_view(c, c->outputs[0], out)) return AXLE_ERROR_DEVICE;
   const double v = arg_double(c, 1);
   const int64_t i = arg_int(c, 1);
@@ -176,7 +174,7 @@ axle_status elementwise2(const axle_kernel_call* c, F f) {
   axle_tensor_view out, a, b;
   if (!served(c->outputs[0].dtype) || arg_tensor(c, 0).dtype != c->outputs[0].dtype ||
       arg_tensor(c, 1).dtype != c->outputs[0].dtype)
-    return AXLE_DECLINED;  // mixed dtypes: the host fallback promotes them
+    return decline(c, "sim: float32 or int64 operands of the output's dtype only");  // the fallback promotes
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
     return AXLE_ERROR_DEVICE;
   if (out.dtype == AXLE_DTYPE_FLOAT32)
@@ -194,7 +192,8 @@ axle_status mul(void*, const axle_kernel_call* c) {
 }
 axle_status relu(void*, const axle_kernel_call* c) {
   axle_tensor_view out, a;
-  if (!served(c->outputs[0].dtype) || arg_tensor(c, 0).dtype != c->outputs[0].dtype) return AXLE_DECLINED;
+  if (!served(c->outputs[0].dtype) || arg_tensor(c, 0).dtype != c->outputs[0].dtype)
+    return decline(c, "sim: float32 or int64, input dtype = output dtype only");
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a)) return AXLE_ERROR_DEVICE;
   map_elements<double, 1>(out, {&a}, [](double x) { return x > 0 || x != x ? x : 0.0; });
   return AXLE_OK;
@@ -203,7 +202,7 @@ axle_status relu(void*, const axle_kernel_call* c) {
 axle_status matmul(void*, const axle_kernel_call* c) {
   const axle_tensor_view &a0 = arg_tensor(c, 0), &b0 = arg_tensor(c, 1), &o0 = c->outputs[0];
   if (a0.ndim != 2 || b0.ndim != 2 || o0.dtype != AXLE_DTYPE_FLOAT32 || a0.dtype != o0.dtype || b0.dtype != o0.dtype)
-    return AXLE_DECLINED;
+    return decline(c, "sim matmul: two float32 matrices only");
   axle_tensor_view a, b, o;
   if (!host_view(c, o0, o) || !host_view(c, a0, a) || !host_view(c, b0, b)) return AXLE_ERROR_DEVICE;
   const int64_t m = a.sizes[0], k = a.sizes[1], n = b.sizes[1];
@@ -223,9 +222,11 @@ axle_status matmul(void*, const axle_kernel_call* c) {
 axle_status sum(void*, const axle_kernel_call* c) {
   const axle_tensor_view& in0 = arg_tensor(c, 0);
   const axle_tensor_view& out0 = c->outputs[0];
-  if (!served(in0.dtype) || out0.dtype != in0.dtype || numel(out0) != 1) return AXLE_DECLINED;
+  if (!served(in0.dtype) || out0.dtype != in0.dtype || numel(out0) != 1)
+    return decline(c, "sim sum: a whole float32 or int64 tensor, same output dtype only");
   const axle_value& dims = c->args[1];
-  if (dims.tag == AXLE_VALUE_INT_LIST && dims.u.ints.count != 0 && dims.u.ints.count != in0.ndim) return AXLE_DECLINED;
+  if (dims.tag == AXLE_VALUE_INT_LIST && dims.u.ints.count != 0 && dims.u.ints.count != in0.ndim)
+    return decline(c, "sim sum: partial reductions are not served");
   axle_tensor_view in, out;
   if (!host_view(c, in0, in) || !host_view(c, out0, out)) return AXLE_ERROR_DEVICE;
   double acc = 0;
@@ -259,6 +260,7 @@ const axle_plugin_descriptor kDescriptor = [] {
   auto d = plugin_descriptor();
   d.name = "sim";
   d.version = "1.0.0";
+  d.description = "sim: an example device over a private arena (handle address space), host-side kernels";
   d.device_types = kTypes;
   d.num_device_types = 1;
   d.default_rank = 10;

@@ -2,7 +2,8 @@
 // "my_device" and one kernel, and every entry answers "unimplemented" with a
 // note saying what to write there. Copy this folder, rename (see README.md),
 // then fill the entries in. The ABI rules are in axle/plugin/axle_plugin.h and
-// the plugin author's guide (docs/plugin-abi.md in axle's sources).
+// the plugin author's guide, installed as share/doc/axle/plugin-sdk/plugin-abi.md
+// under axle's prefix; share/axle/examples/sim_plugin is a complete device.
 #include <axle/plugin/helpers.hpp>
 
 #include <string>
@@ -28,7 +29,10 @@ axle_status device_count(void*, int32_t* count) {
   return AXLE_OK;
 }
 axle_status get_properties(void*, int32_t, axle_device_properties*) { return unimplemented("get_properties"); }
-// Allocate nbytes of device memory (any size, 0 included); NULL + OUT_OF_MEMORY when it cannot.
+// Allocate nbytes of device memory (any size; 0 too, with a non-NULL address: the
+// core takes NULL for out of memory); OUT_OF_MEMORY when it cannot. The core adds
+// byte offsets to the address (views, copies): a handle-based device hands out
+// addresses from HandleAddressSpace (axle/plugin/address_space.hpp).
 axle_status allocate(void*, int32_t, size_t, void**) { return unimplemented("allocate"); }
 axle_status deallocate(void*, int32_t, void*, size_t) { return unimplemented("deallocate"); }
 // Move contiguous bytes host<->device or device<->device; a NULL stream completes before returning.
@@ -80,7 +84,8 @@ const axle_device_interface kDevice = [] {
 // already allocated on the device. For a case you do not serve, return
 // decline(call, "why") before writing anything: the next candidate (finally
 // the host fallback) runs it, and the reason shows in `axle explain`, trace
-// mode and `axle check`. Kernels run on several threads at once.
+// mode and `axle check`. Kernels run on several threads at once; add_ reaches
+// this kernel with outputs[0] aliasing args[0].
 axle_status add(void*, const axle_kernel_call* call) {
   return fail(call, AXLE_ERROR_NOT_IMPLEMENTED, "my_device: add.Tensor is not implemented yet (plugin template)");
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix (DESTDIR), checks the layout, then
 # builds tests/install/consumer.cpp against it twice: with pkg-config and with
-# CMake find_package(axle). Usage: test_install.sh BUILD_DIR SOURCE_DIR PREFIX LIBDIR
+# CMake find_package(axle); then the installed plugin template and sim example,
+# each with meson (pkg-config) and with CMake (find_package(axle-plugin-sdk)),
+# with the prefix's bin/ off PATH, and loads them.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR PREFIX LIBDIR
 set -euo pipefail
 build=$1 src=$2 prefix=$3 libdir=$4
 tmp=$(mktemp -d)
@@ -22,8 +25,10 @@ readelf -d "$root/$libdir/libaxle.so" | grep -q 'SONAME.*libaxle.so.0' || { echo
 # Kept after the install: dependencies outside the default paths (a bundle).
 export LD_LIBRARY_PATH="$root/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset AXLE_PLUGIN_PATH AXLE_CONFIG
-# pkg-config, with the prefix derived from where the .pc file lies.
-flags=$(PKG_CONFIG_PATH="$root/$libdir/pkgconfig" pkg-config --define-prefix --cflags --libs axle)
+# pkg-config through the DESTDIR root as sysroot (--define-prefix would derive
+# the prefix from the .pc's folder, wrong for a multiarch libdir such as
+# lib/x86_64-linux-gnu).
+flags=$(PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags --libs axle)
 g++ -std=c++20 "$src/tests/install/consumer.cpp" -o "$tmp/consumer_pc" $flags
 "$tmp/consumer_pc"
 "$root/bin/axle" info | grep -q "reference" || { echo "installed axle info does not list the reference plugin"; exit 1; }
@@ -31,25 +36,78 @@ g++ -std=c++20 "$src/tests/install/consumer.cpp" -o "$tmp/consumer_pc" $flags
 cmake -S "$src/tests/install" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$root" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$tmp/cmake-build" >/dev/null
 "$tmp/cmake-build/consumer"
-# The plugin template builds as-is out of tree against the installed SDK
-# (pkg-config through the DESTDIR root as sysroot, the manifest tool from bin/),
-# loads, and reports zero devices with its note.
+# The installed SDK is self-contained: its headers, the plugin author's guide
+# and the ABI changelog, the CMake package, the template and the sim example.
+for f in include/axle/plugin/layout.hpp include/axle/plugin/address_space.hpp \
+         share/doc/axle/plugin-sdk/plugin-abi.md share/doc/axle/plugin-sdk/CHANGELOG.md \
+         "$libdir/cmake/axle-plugin-sdk/axle-plugin-sdkConfig.cmake" \
+         "$libdir/cmake/axle-plugin-sdk/axle-plugin-sdkConfigVersion.cmake" \
+         share/axle/plugin-template/meson.build share/axle/plugin-template/CMakeLists.txt \
+         share/axle/examples/sim_plugin/sim.cpp share/axle/examples/sim_plugin/meson.build \
+         share/axle/examples/sim_plugin/CMakeLists.txt; do
+  [ -e "$root/$f" ] || { echo "missing from the installed SDK: $f"; exit 1; }
+done
+# Plugins build against the prefix with its bin/ NOT on PATH: the manifest tool
+# comes from the SDK's packages (manifest_tool in axle-plugin-sdk.pc, the CMake
+# package's AXLE_PLUGIN_SDK_MANIFEST_TOOL). Any other axle-plugin-manifest on
+# PATH is left out too, so a build that still looked there fails.
+clean_path=
+IFS=: read -ra path_dirs <<<"$PATH"
+for d in "${path_dirs[@]}"; do
+  [ -n "$d" ] && [ "$d" != "$root/bin" ] && [ ! -e "$d/axle-plugin-manifest" ] && clean_path+="${clean_path:+:}$d"
+done
+if PATH="$clean_path" command -v axle-plugin-manifest >/dev/null; then
+  echo "axle-plugin-manifest is still on the test's PATH"; exit 1
+fi
+# pkg-config through the DESTDIR root as sysroot (the .pc names /usr/local/...).
+sdk_env=(env PATH="$clean_path" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root")
+# The ABI the .pc and the CMake package announce is the installed header's.
+header="$root/include/axle/plugin/axle_plugin.h"
+abi_major=$(sed -nE 's/^#define AXLE_ABI_MAJOR +([0-9]+).*/\1/p' "$header")
+abi_minor=$(sed -nE 's/^#define AXLE_ABI_MINOR +([0-9]+).*/\1/p' "$header")
+[ -n "$abi_major" ] && [ -n "$abi_minor" ] || { echo "no AXLE_ABI_MAJOR/MINOR in $header"; exit 1; }
+pc_abi="$("${sdk_env[@]}" pkg-config --variable=abi_major axle-plugin-sdk).$("${sdk_env[@]}" pkg-config --variable=abi_minor axle-plugin-sdk)"
+[ "$pc_abi" = "$abi_major.$abi_minor" ] ||
+  { echo "axle-plugin-sdk.pc says ABI $pc_abi, axle_plugin.h $abi_major.$abi_minor"; exit 1; }
+[ -x "$("${sdk_env[@]}" pkg-config --variable=manifest_tool axle-plugin-sdk)" ] ||
+  { echo "axle-plugin-sdk.pc's manifest_tool is not the installed tool"; exit 1; }
+
+# Runs a build step quietly; on failure shows its output.
+quiet() { "$@" >"$tmp/step.txt" 2>&1 || { cat "$tmp/step.txt"; echo "failed: $*"; return 1; }; }
+# The plugin template builds as-is out of tree against the installed SDK, with
+# meson (pkg-config) and with CMake (find_package), loads, and reports zero
+# devices with its note.
+check_template() {  # BUILD_DIR
+  [ -f "$1/my_device.so" ] && [ -f "$1/my_device.json" ] ||
+    { echo "the plugin template did not build its module and manifest in $1"; exit 1; }
+  info=$(AXLE_PLUGIN_PATH="$1" "$root/bin/axle" info)
+  echo "$info" | grep "my_device .*loaded" >/dev/null || { echo "the template plugin did not load: $info"; exit 1; }
+  echo "$info" | grep "my_device .*count 0.*not implemented yet" >/dev/null ||
+    { echo "the template device does not say why it has no devices: $info"; exit 1; }
+}
 cp -r "$root/share/axle/plugin-template" "$tmp/template"
-sdk_env=(env PATH="$root/bin:$PATH" PKG_CONFIG_PATH="$root/$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/root")
-"${sdk_env[@]}" meson setup "$tmp/template/build" "$tmp/template" >/dev/null
-ninja -C "$tmp/template/build" >/dev/null
-[ -f "$tmp/template/build/my_device.so" ] && [ -f "$tmp/template/build/my_device.json" ] ||
-  { echo "the plugin template did not build its module and manifest"; exit 1; }
-info=$(AXLE_PLUGIN_PATH="$tmp/template/build" "$root/bin/axle" info)
-echo "$info" | grep "my_device .*loaded" >/dev/null || { echo "the template plugin did not load: $info"; exit 1; }
-echo "$info" | grep "my_device .*count 0.*not implemented yet" >/dev/null ||
-  { echo "the template device does not say why it has no devices: $info"; exit 1; }
-# The out-of-tree "sim" device (examples/sim_plugin) built from the installed
-# prefix only, dropped into a folder on AXLE_PLUGIN_PATH, used from the CLI, C++
-# and Python; an op it lacks runs through the host fallback with a warning, and
-# raises NotImplementedError naming op and device under the "error" policy.
-"${sdk_env[@]}" meson setup "$tmp/sim-build" "$src/examples/sim_plugin" >/dev/null
-ninja -C "$tmp/sim-build" >/dev/null
+quiet "${sdk_env[@]}" meson setup "$tmp/template/build" "$tmp/template"
+quiet "${sdk_env[@]}" ninja -C "$tmp/template/build"
+check_template "$tmp/template/build"
+"${sdk_env[@]}" cmake -S "$tmp/template" -B "$tmp/template/cmake-build" -DCMAKE_PREFIX_PATH="$root" \
+  >"$tmp/template-cmake.txt" || { cat "$tmp/template-cmake.txt"; exit 1; }
+grep "axle plugin SDK .*ABI $abi_major.$abi_minor" "$tmp/template-cmake.txt" >/dev/null ||
+  { echo "the CMake package does not announce ABI $abi_major.$abi_minor:"; cat "$tmp/template-cmake.txt"; exit 1; }
+quiet "${sdk_env[@]}" cmake --build "$tmp/template/cmake-build"
+check_template "$tmp/template/cmake-build"
+# The out-of-tree "sim" device as installed (share/axle/examples/sim_plugin),
+# built from the installed prefix only (meson, then CMake), dropped into a
+# folder on AXLE_PLUGIN_PATH, used from the CLI, C++ and Python; an op it lacks
+# runs through the host fallback with a warning, and raises
+# NotImplementedError naming op and device under the "error" policy.
+cp -r "$root/share/axle/examples/sim_plugin" "$tmp/sim"
+quiet "${sdk_env[@]}" cmake -S "$tmp/sim" -B "$tmp/sim-cmake" -DCMAKE_PREFIX_PATH="$root"
+quiet "${sdk_env[@]}" cmake --build "$tmp/sim-cmake"
+[ -f "$tmp/sim-cmake/axle_sim.json" ] || { echo "the CMake build of sim wrote no manifest"; exit 1; }
+AXLE_PLUGIN_PATH="$tmp/sim-cmake" "$root/bin/axle" info | grep "sim:0 .*simulated accelerator" >/dev/null ||
+  { echo "the CMake-built sim does not load"; exit 1; }
+quiet "${sdk_env[@]}" meson setup "$tmp/sim-build" "$tmp/sim"
+quiet "${sdk_env[@]}" ninja -C "$tmp/sim-build"
 mkdir -p "$tmp/drop" && cp "$tmp/sim-build/axle_sim.so" "$tmp/sim-build/axle_sim.json" "$tmp/drop/"
 export AXLE_PLUGIN_PATH="$tmp/drop"
 "$root/bin/axle" info | grep "sim:0 .*simulated accelerator" >/dev/null || { echo "axle info does not list sim:0"; exit 1; }

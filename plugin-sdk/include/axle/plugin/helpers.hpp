@@ -5,6 +5,7 @@
 #pragma once
 
 #include <axle/plugin/axle_plugin.h>
+#include <axle/plugin/layout.hpp>
 
 #include <array>
 #include <cmath>
