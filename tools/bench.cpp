@@ -42,7 +42,8 @@ double median_seconds(const std::function<void()>& f, const Device& device, doub
     synchronize(device);
     once = seconds_since(t0);
   }
-  const int iters = std::max(1, static_cast<int>((quick ? 0.02 : 0.05) / std::max(once, 1e-9)));
+  auto iterations = [&] { return std::max(1, static_cast<int>((quick ? 0.02 : 0.05) / std::max(once, 1e-9))); };
+  int iters = iterations();
   std::vector<double> samples;
   for (int r = 0; r < (quick ? 3 : 7); ++r) {
     if (r > 0 && first + seconds_since(start) + once * iters > budget) break;
@@ -50,6 +51,10 @@ double median_seconds(const std::function<void()>& f, const Device& device, doub
     for (int i = 0; i < iters; ++i) f();
     synchronize(device);
     samples.push_back(seconds_since(s) / iters);
+    if (r == 0 && once == first) {  // sized by the warm-up call alone, which may carry one-time costs
+      once = samples.back();
+      iters = iterations();
+    }
   }
   std::sort(samples.begin(), samples.end());
   return samples[samples.size() / 2];

@@ -8,9 +8,10 @@
 // Options (configuration `plugins.arena.options.<key>`, read at registration):
 //   async            true: a GPU-like device. Every kernel is queued on its
 //                    stream and returns at once; the null stream has one
-//                    default queue per device, and a null-stream copy waits
-//                    for every queue of the device first (CUDA's legacy
-//                    default stream). Default false: kernels run on the
+//                    default queue per device ordered with the created
+//                    streams as CUDA's legacy default stream is with blocking
+//                    streams, and a null-stream copy waits for every queue of
+//                    the device first. Default false: kernels run on the
 //                    calling thread after the work queued on their stream.
 //   kernel_delay_us  every kernel takes at least this long (either mode), so
 //                    a test tells an enqueue rate from the work's.
@@ -90,6 +91,7 @@ struct Stream {
   std::condition_variable cv;
   std::deque<std::function<void()>> queue;
   bool busy = false, stop = false;
+  uint64_t enqueued = 0, completed = 0;  // jobs so far: ticket n is done once completed >= n
   std::thread worker;
   Stream() : worker([this] { run(); }) {}
   ~Stream() {
@@ -113,6 +115,7 @@ struct Stream {
       job();
       lock.lock();
       busy = false;
+      ++completed;
       cv.notify_all();
     }
   }
@@ -120,8 +123,17 @@ struct Stream {
     {
       std::lock_guard lock(mutex);
       queue.push_back(std::move(job));
+      ++enqueued;
     }
     cv.notify_all();
+  }
+  uint64_t ticket() {
+    std::lock_guard lock(mutex);
+    return enqueued;
+  }
+  void wait_for(uint64_t ticket) {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return completed >= ticket; });
   }
   void drain() {
     std::unique_lock lock(mutex);
@@ -160,6 +172,29 @@ void drain_device(int index) {
 // Where null-stream work goes: the default queue in asynchronous mode, else
 // nowhere (nullptr: it runs now).
 Stream* null_stream_queue(int index) { return g_async ? g_default_queues[index] : nullptr; }
+
+// Queues `job` on `q`, a queue of device `index`. Asynchronous mode orders the
+// created streams with the default queue as CUDA's legacy default stream does
+// with blocking streams (the CUDA plugin's kind): work on a created stream
+// starts after the default queue's work queued before it, and default-queue
+// work after every stream's work queued before it.
+void enqueue_on(int index, Stream* q, std::function<void()> job) {
+  if (!g_async) {
+    q->enqueue(std::move(job));
+    return;
+  }
+  std::vector<std::pair<Stream*, uint64_t>> after;
+  if (q == g_default_queues[index]) {
+    std::lock_guard lock(g_streams_mutex);
+    for (Stream* s : g_streams[index]) after.emplace_back(s, s->ticket());
+  } else {
+    after.emplace_back(g_default_queues[index], g_default_queues[index]->ticket());
+  }
+  q->enqueue([after = std::move(after), job = std::move(job)] {
+    for (const auto& [s, ticket] : after) s->wait_for(ticket);
+    job();
+  });
+}
 
 axle_status check(int32_t index) {
   return index >= 0 && index < kDevices ? AXLE_OK : error(AXLE_ERROR_DEVICE, "arena has devices 0 and 1");
@@ -245,7 +280,7 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
     dev.allocations.erase(addr);
   };
   if (stream)
-    stream->enqueue(release);
+    enqueue_on(index, stream, release);
   else
     release();
   return AXLE_OK;
@@ -254,7 +289,7 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
 // The byte copy of copy and copy_peer: now, or queued on `stream`. A
 // null-stream copy completes before returning; in asynchronous mode it first
 // waits for the work queued on the devices it touches.
-axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stream stream,
+axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stream stream, int stream_index,
                        std::initializer_list<int> devices) {
   if (!stream) {
     if (g_async)
@@ -262,7 +297,7 @@ axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stre
     if (n) std::memmove(to, from, n);
     return AXLE_OK;
   }
-  static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
+  enqueue_on(stream_index, static_cast<Stream*>(stream), [to, from, n] { std::memmove(to, from, n); });
   return AXLE_OK;
 }
 
@@ -272,7 +307,7 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
   const std::byte* from =
       kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
-  return move_bytes(to, from, n, stream, {index});
+  return move_bytes(to, from, n, stream, index, {index});
 }
 
 // ABI 1.3: arena:i -> arena:j without the host, counted for the tests.
@@ -285,7 +320,7 @@ axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, co
   const std::byte* from = translate(src_index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy_peer touches an address outside arena allocations");
   g_peer_copies.fetch_add(1);
-  return move_bytes(to, from, n, stream, {src_index, dst_index});
+  return move_bytes(to, from, n, stream, dst_index, {src_index, dst_index});
 }
 
 axle_status stream_create(void*, int32_t index, axle_stream* out) {
@@ -305,6 +340,7 @@ axle_status stream_destroy(void*, int32_t index, axle_stream s) {
     v.erase(std::remove(v.begin(), v.end(), st), v.end());
   }
   st->drain();
+  if (Stream* q = null_stream_queue(index)) q->drain();  // default-queue work may wait for it
   {  // allocations made for it or used on it outlive it: they forget it
     Device& d = g_devices[index];
     std::lock_guard lock(d.mutex);
@@ -349,7 +385,7 @@ axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
     ev->cv.notify_all();
   };
   if (Stream* q = s ? static_cast<Stream*>(s) : null_stream_queue(index))
-    q->enqueue(mark);
+    enqueue_on(index, q, mark);
   else
     mark();
   return AXLE_OK;
@@ -362,7 +398,7 @@ axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e)
   if (axle_status st = check(index)) return st;
   std::shared_ptr<Event> ev = event_of(e);
   if (Stream* q = s ? static_cast<Stream*>(s) : null_stream_queue(index))
-    q->enqueue([ev] { ev->wait(); });
+    enqueue_on(index, q, [ev] { ev->wait(); });
   else
     ev->wait();
   return AXLE_OK;
@@ -454,7 +490,7 @@ axle_status launch(const axle_kernel_call* c, int index, std::function<void()> w
     work();
   };
   if (Stream* q = c->stream ? static_cast<Stream*>(c->stream) : null_stream_queue(index); q && g_async) {
-    q->enqueue(std::move(run));
+    enqueue_on(index, q, std::move(run));
     return AXLE_OK;
   }
   if (c->stream) static_cast<Stream*>(c->stream)->drain();
