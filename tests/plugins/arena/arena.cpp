@@ -599,8 +599,14 @@ axle_status register_plugin(const axle_registrar* r) {
   g_async = async && (std::strcmp(async, "true") == 0 || std::strcmp(async, "1") == 0);
   if (const char* delay = option(r->host, "arena", "kernel_delay_us"))
     g_kernel_delay_us = std::max<int64_t>(0, std::strtoll(delay, nullptr, 10));
-  if (g_async)
+  if (g_async) {
     for (Stream*& q : g_default_queues) q = new Stream;  // lives as long as the process
+    // Queued work (kernels, releases of freed memory) must not run into the
+    // static teardown of the arena's tables: wait for it at exit.
+    std::atexit([] {
+      for (int i = 0; i < kDevices; ++i) drain_device(i);
+    });
+  }
   if (axle_status s = r->register_device_type(r->context, &kArena)) return s;
   if (axle_status s = r->register_device_type(r->context, &kArena2)) return s;
   return register_kernels(r, "arena", kKernels);
