@@ -36,13 +36,54 @@ constexpr const char* kUsage =
     "  parity RECORDING --a BACKEND --b BACKEND [--rtol R] [--atol A] [--json]\n"
     "                                the first recorded op call whose outputs differ between two backends\n"
     "                                (exit 3 when one does); `axle parity --help`\n"
-    "  check PLUGIN.so [--only OP] [--json]\n"
-    "                                load a plugin file and run the conformance kit on it (exit 1 on failure)\n"
+    "  check PLUGIN.so [--only OP] [--strict] [--json]\n"
+    "                                load a plugin file and run the conformance kit on it (exit 1 on failure);\n"
+    "                                `axle check --help`\n"
     "  bench [--device D] [--only CASE] [--quick] [--json]\n"
-    "                                axle's own throughput on one device (threads: config cpu.threads)\n"
+    "                                axle's own throughput on one device (threads: config cpu.threads);\n"
+    "                                `axle bench --help`\n"
     "  version                       print the axle version\n"
     "\n"
     "exit codes: 0 success, 1 error (message on stderr), 2 usage error, 3 (parity) the backends differ\n";
+
+constexpr const char* kCheckUsage =
+    "usage: axle check PLUGIN.so [--only OP] [--strict] [--json]\n"
+    "\n"
+    "Loads the plugin file (ABI, descriptor and manifest checks) and, for each device type it\n"
+    "serves: the device contract (allocate, copies host <-> device and on streams, synchronize),\n"
+    "every op it has a kernel for against the reference plugin over the op's conformance samples,\n"
+    "and the same ops from 4 threads at once. Each op's row counts the cases its kernel served\n"
+    "(ran) and declined (AXLE_DECLINED: the reference plugin ran them), declined ones by reason.\n"
+    "A kernel that serves none of its cases is a warning ('warn'): the results are right only\n"
+    "because the reference ran everything.\n"
+    "\n"
+    "options:\n"
+    "  --only OP     check only this op (e.g. add.Tensor)\n"
+    "  --strict      a kernel that serves none of its op's cases fails the check\n"
+    "  --json        {plugin, path, ok, results: [{check, device, status, detail, cases, served,\n"
+    "                declined, decline_reasons: [{reason, cases}]}]} (cases -1: not an op row)\n"
+    "\n"
+    "exit codes: 0 every check passed (warnings allowed without --strict), 1 a check failed or\n"
+    "the plugin did not load, 2 usage error\n";
+
+constexpr const char* kBenchUsage =
+    "usage: axle bench [--device D] [--only CASE] [--quick] [--json]\n"
+    "\n"
+    "axle's own figures on one device through the public C++ API (allocating outputs): add of\n"
+    "1 element (ns/call) and of 16M float32 (GB/s), softmax, layer_norm, matmul float32 and\n"
+    "bfloat16 (GFLOP/s), conv2d; each with the plugin that served it. Every value is the median\n"
+    "of timing loops that end with a synchronize of the device (on an asynchronous device a\n"
+    "kernel returns once its work is queued); a case stops sampling after about 1.5 s (0.3 s\n"
+    "with --quick), so a slow call is timed fewer times.\n"
+    "\n"
+    "options:\n"
+    "  --device D    the device to run on (default cpu; e.g. cuda:0)\n"
+    "  --only CASE   only the cases whose name starts with CASE (e.g. \"add, 1\", \"matmul\")\n"
+    "  --quick       shorter timing loops (fewer, 20 ms instead of 50 ms)\n"
+    "  --json        {device, cases: [{case, unit, value, served_by}]}\n"
+    "\n"
+    "threads of the cpu plugin: the configuration key cpu.threads.\n"
+    "exit codes: 0 success, 1 error (message on stderr), 2 usage error\n";
 
 // `axle config keys`: the table of configuration keys (axle::config_keys()).
 int cmd_config_keys(bool as_json) {
@@ -249,7 +290,7 @@ int main(int argc, char** argv) {
     rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
     return args[i] == "ops" ? axle::cli::cmd_ops(rest) : axle::cli::cmd_parity(rest);
   }
-  bool as_json = false;
+  bool as_json = false, help = false, strict = false;
   axle::cli::BenchOptions bench;
   std::string explain_device;  // --device for explain (bench keeps its own default)
   std::vector<std::string> positional;
@@ -259,12 +300,13 @@ int main(int argc, char** argv) {
       as_json = true;
     else if (a == "--quick")
       bench.quick = true;
+    else if (a == "--strict")
+      strict = true;
     else if (takes_value(a) && i + 1 < args.size()) {
       (a == "--device" ? bench.device : bench.only) = args[++i];
       if (a == "--device") explain_device = args[i];
     } else if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
+      help = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "axle: unknown option '%s'\n\n%s", a.c_str(), kUsage);
       return 2;
@@ -272,8 +314,17 @@ int main(int argc, char** argv) {
       positional.push_back(a);
     }
   }
+  if (help) {  // `axle check --help`, `axle bench --help`: the command's own usage
+    const std::string cmd = positional.empty() ? "" : positional[0];
+    std::fputs(cmd == "check" ? kCheckUsage : cmd == "bench" ? kBenchUsage : kUsage, stdout);
+    return 0;
+  }
   if (positional.empty()) {
     std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (strict && positional[0] != "check") {
+    std::fprintf(stderr, "axle %s: unknown option '--strict'\n", positional[0].c_str());
     return 2;
   }
   try {
@@ -306,16 +357,27 @@ int main(int argc, char** argv) {
     }
     if (cmd == "check") {
       if (positional.size() != 2) {
-        std::fputs("usage: axle check PLUGIN.so [--only OP] [--json]\n", stderr);
+        std::fputs("usage: axle check PLUGIN.so [--only OP] [--strict] [--json]\n", stderr);
         return 2;
       }
       axle::conformance::CheckOptions options;
+      options.strict = strict;
       if (!bench.only.empty()) options.ops = {bench.only};
       const auto report = axle::conformance::check_plugin(positional[1], options);
       if (as_json) {
         json results = json::array();
-        for (const auto& r : report.results)
-          results.push_back({{"check", r.name}, {"device", r.device}, {"status", r.status}, {"detail", r.detail}});
+        for (const auto& r : report.results) {
+          json reasons = json::array();
+          for (const auto& [reason, n] : r.decline_reasons) reasons.push_back({{"reason", reason}, {"cases", n}});
+          results.push_back({{"check", r.name},
+                             {"device", r.device},
+                             {"status", r.status},
+                             {"detail", r.detail},
+                             {"cases", r.cases},
+                             {"served", r.served},
+                             {"declined", r.declined},
+                             {"decline_reasons", reasons}});
+        }
         std::printf("%s\n",
                     json{{"plugin", report.plugin}, {"path", report.path}, {"ok", report.ok()}, {"results", results}}
                         .dump(1)

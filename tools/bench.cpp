@@ -1,7 +1,9 @@
 // `axle bench`: axle's own figures on one device, through the public C++ API
 // (allocating outputs, as a user calls ops). Comparisons with PyTorch and raw
 // oneDNN live in scripts/bench; this measures axle alone, wherever it is
-// installed. Medians of repeated timing loops (each >= ~50 ms).
+// installed. Medians of repeated timing loops (each >= ~50 ms), every loop
+// ending with a synchronize of the device; a case stops sampling after about
+// 1.5 s (0.3 s with --quick) however slow its calls.
 #include "bench.h"
 
 #include <axle/axle.h>
@@ -18,18 +20,41 @@
 namespace axle::cli {
 namespace {
 
-double median_seconds(const std::function<void()>& f, bool quick) {
-  f();
-  f();
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const int iters = std::max(1, static_cast<int>((quick ? 0.02 : 0.05) / std::max(once, 1e-9)));
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Seconds per call of `f` on `device`: the median of timing loops (each about
+// 50 ms, 20 ms with --quick). An asynchronous device returns from a kernel once
+// the work is queued, so every timed stretch ends with synchronize(device) and
+// includes it, or the figure would be the enqueue rate. `first` is the time of
+// one call already made (warm-up, synchronized). A case stops sampling once
+// it has used `budget` seconds (at least one timed loop after the warm-up), so
+// slow calls are timed fewer times instead of running for minutes.
+double median_seconds(const std::function<void()>& f, const Device& device, double first, double budget, bool quick) {
+  const auto start = std::chrono::steady_clock::now();
+  double once = first;
+  if (first < budget / 4) {  // a second warm-up and the calibration, when calls are cheap
+    f();
+    synchronize(device);
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    synchronize(device);
+    once = seconds_since(t0);
+  }
+  auto iterations = [&] { return std::max(1, static_cast<int>((quick ? 0.02 : 0.05) / std::max(once, 1e-9))); };
+  int iters = iterations();
   std::vector<double> samples;
   for (int r = 0; r < (quick ? 3 : 7); ++r) {
+    if (r > 0 && first + seconds_since(start) + once * iters > budget) break;
     const auto s = std::chrono::steady_clock::now();
     for (int i = 0; i < iters; ++i) f();
-    samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count() / iters);
+    synchronize(device);
+    samples.push_back(seconds_since(s) / iters);
+    if (r == 0 && once == first) {  // sized by the warm-up call alone, which may carry one-time costs
+      once = samples.back();
+      iters = iterations();
+    }
   }
   std::sort(samples.begin(), samples.end());
   return samples[samples.size() / 2];
@@ -43,12 +68,16 @@ Tensor uniform(const IntList& sizes, DType dtype, const Device& device) {
 // pass the call on, so the first kernel of the chain is not necessarily it):
 // "plugin (file:line)", or the kind for core paths.
 // The events of that call are the ones added after `before` (a user's own trace,
-// AXLE_TRACE_FILE, is kept).
-std::string served_by(const std::string& op, const std::function<void()>& fn) {
+// AXLE_TRACE_FILE, is kept). The call is the case's first (warm-up) call:
+// `seconds` gets its time, synchronize(device) included.
+std::string served_by(const std::string& op, const std::function<void()>& fn, const Device& device, double& seconds) {
   const size_t before = trace_event_count();
   {
     TraceScope scope;
+    const auto t0 = std::chrono::steady_clock::now();
     fn();
+    synchronize(device);
+    seconds = seconds_since(t0);
   }
   const std::vector<TraceEvent> events = trace_events();
   for (size_t i = before; i < events.size(); ++i)
@@ -113,9 +142,11 @@ int cmd_bench(const BenchOptions& o) {
   for (const Case& c : cases) {
     if (!o.only.empty() && c.name.rfind(o.only, 0) != 0) continue;
     const std::function<void()> fn = c.setup(device);
-    const double s = median_seconds(fn, o.quick);
+    synchronize(device);  // the setup's own work is not timed
+    double first = 0;
+    const std::string by = served_by(c.op, fn, device, first);
+    const double s = median_seconds(fn, device, first, o.quick ? 0.3 : 1.5, o.quick);
     const double value = c.unit == "ns/call" ? s * 1e9 : c.work / s / 1e9;
-    const std::string by = served_by(c.op, fn);
     if (o.json)
       rows.push_back({{"case", c.name}, {"unit", c.unit}, {"value", value}, {"served_by", by}});
     else

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -28,7 +29,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 constexpr const char* kOpsUsage =
-    "usage: axle ops [--json] [--html FILE] [--probe] [--names]\n"
+    "usage: axle ops [--json] [--html FILE] [--probe [--strict]] [--names]\n"
     "\n"
     "The coverage matrix: one row per declared operator, one column per backend (a\n"
     "loaded plugin on a device type it serves), each cell how that backend serves the op:\n"
@@ -44,10 +45,14 @@ constexpr const char* kOpsUsage =
     "                legend, totals per backend)\n"
     "  --html FILE   also write the matrix as a self-contained HTML heat-map to FILE\n"
     "  --probe       run the conformance samples of each kernel on the backends that have a\n"
-    "                device (progress on stderr) to find the kernels that decline some calls\n"
+    "                device (progress on stderr) to find the kernels that decline some calls;\n"
+    "                then per kernel the cases it served and declined (declined by reason),\n"
+    "                listing those that declined any and those that served none\n"
+    "  --strict      with --probe: exit 1 when a kernel served none of its cases\n"
     "  --names       only the operator names, one a line (a JSON array with --json)\n"
     "\n"
-    "exit codes: 0 success, 1 error (message on stderr), 2 usage error\n";
+    "exit codes: 0 success, 1 error (message on stderr; with --strict: a kernel served none of\n"
+    "its cases), 2 usage error\n";
 
 struct StatusStyle {
   Coverage status;
@@ -88,13 +93,26 @@ std::vector<std::map<Coverage, int>> totals(const CoverageMatrix& m) {
   return out;
 }
 
+// One kernel's probe: its op's conformance cases, how many it served and
+// declined, the declined ones by reason ("": none given).
+struct ProbeRow {
+  std::string backend, op;
+  int cases = 0, served = 0, declined = 0;
+  std::map<std::string, int> decline_reasons = {};
+};
+struct Probe {
+  std::vector<DeclineCount> declines;  // counted meanwhile, for coverage()
+  std::vector<ProbeRow> rows;
+};
+
 // Runs the conformance samples of every op a backend has a kernel for, on the
 // backends that have a device, the plugin isolated with the reference plugin
-// below it (as `axle check` does), and returns the declines counted meanwhile.
-// Failures are not this command's business (`axle check` reports them): only
-// their count is shown.
-std::vector<DeclineCount> probe(const CoverageMatrix& m) {
+// below it (as `axle check` does), and returns the declines counted meanwhile
+// and per kernel the cases it served and declined. Failures are not this
+// command's business (`axle check` reports them): only their count is shown.
+Probe probe(const CoverageMatrix& m) {
   using Key = std::tuple<std::string, std::string, std::string>;
+  Probe result;
   std::map<Key, uint64_t> before;
   for (const DeclineCount& d : decline_stats()) before[{d.op, d.device, d.plugin}] = d.count;
   for (size_t b = 0; b < m.backends.size(); ++b) {
@@ -118,6 +136,8 @@ std::vector<DeclineCount> probe(const CoverageMatrix& m) {
       for (const conformance::OpReport& r : conformance::run(Device(backend.device_type), options)) {
         cases += r.passed + r.failed;
         failed += r.failed;
+        if (r.skip_reason.empty())
+          result.rows.push_back({backend.name, r.op, r.passed + r.failed, r.served, r.declined, r.decline_reasons});
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, " error: %s\n", e.what());
@@ -127,13 +147,54 @@ std::vector<DeclineCount> probe(const CoverageMatrix& m) {
     std::fprintf(stderr, " %d cases in %.1f s%s\n", cases, seconds,
                  failed ? (" (" + std::to_string(failed) + " failed: see axle check)").c_str() : "");
   }
-  std::vector<DeclineCount> delta;
   for (DeclineCount d : decline_stats()) {
     const auto it = before.find({d.op, d.device, d.plugin});
     d.count -= it == before.end() ? 0 : it->second;
-    if (d.count > 0) delta.push_back(std::move(d));
+    if (d.count > 0) result.declines.push_back(std::move(d));
   }
-  return delta;
+  return result;
+}
+
+bool serves_none(const ProbeRow& r) { return r.cases > 0 && r.served == 0; }
+
+// The probe's kernels that declined a case or served none, per backend.
+void print_probe(const Probe& p) {
+  std::map<std::string, std::vector<const ProbeRow*>> by_backend;
+  for (const ProbeRow& r : p.rows) by_backend[r.backend].push_back(&r);
+  std::printf("\nprobe: cases each kernel served / its op's cases, and declined (the next candidate ran them)\n");
+  for (const auto& [backend, rows] : by_backend) {
+    int declining = 0, none = 0;
+    for (const ProbeRow* r : rows) {
+      declining += r->declined > 0;
+      none += serves_none(*r);
+    }
+    std::printf("%s: %zu kernels probed, %d declined some cases, %d served none\n", backend.c_str(), rows.size(),
+                declining, none);
+    for (const ProbeRow* r : rows) {
+      if (r->declined == 0 && !serves_none(*r)) continue;
+      std::printf("  %-28s served %4d/%-4d declined %4d%s%s\n", r->op.c_str(), r->served, r->cases, r->declined,
+                  serves_none(*r) ? "  SERVES NONE" : "",
+                  r->decline_reasons.empty()
+                      ? ""
+                      : ("  (" + conformance::format_decline_reasons(r->decline_reasons) + ")").c_str());
+    }
+  }
+}
+
+json probe_json(const Probe& p) {
+  json rows = json::array();
+  for (const ProbeRow& r : p.rows) {
+    json reasons = json::array();
+    for (const auto& [reason, n] : r.decline_reasons) reasons.push_back({{"reason", reason}, {"cases", n}});
+    rows.push_back({{"backend", r.backend},
+                    {"op", r.op},
+                    {"cases", r.cases},
+                    {"served", r.served},
+                    {"declined", r.declined},
+                    {"serves_none", serves_none(r)},
+                    {"decline_reasons", reasons}});
+  }
+  return rows;
 }
 
 std::string backend_note(const CoverageBackend& b) {
@@ -319,7 +380,7 @@ int usage_error(const std::string& message) {
 }  // namespace
 
 int cmd_ops(const std::vector<std::string>& args) {
-  bool as_json = false, probe_declines = false, names_only = false;
+  bool as_json = false, probe_declines = false, names_only = false, strict = false;
   std::string html_path;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -333,6 +394,8 @@ int cmd_ops(const std::vector<std::string>& args) {
       probe_declines = true;
     else if (a == "--names")
       names_only = true;
+    else if (a == "--strict")
+      strict = true;
     else if (a == "--html" && i + 1 < args.size())
       html_path = args[++i];
     else if (a.rfind("--html=", 0) == 0 && a.size() > 7)
@@ -345,6 +408,7 @@ int cmd_ops(const std::vector<std::string>& args) {
       return usage_error("unexpected argument '" + a + "'");
   }
   if (names_only && (probe_declines || !html_path.empty())) return usage_error("--names takes no --probe or --html");
+  if (strict && !probe_declines) return usage_error("--strict needs --probe");
   try {
     if (names_only) {
       const auto names = op_names();
@@ -355,7 +419,11 @@ int cmd_ops(const std::vector<std::string>& args) {
       return 0;
     }
     CoverageMatrix m = coverage();
-    if (probe_declines) m = coverage(probe(m));
+    std::optional<Probe> probed;
+    if (probe_declines) {
+      probed = probe(m);
+      m = coverage(probed->declines);
+    }
     if (!html_path.empty()) {
       std::ofstream out(html_path, std::ios::binary | std::ios::trunc);
       if (out) out << matrix_html(m);
@@ -364,12 +432,25 @@ int cmd_ops(const std::vector<std::string>& args) {
         return 1;
       }
     }
-    if (as_json)
-      std::printf("%s\n", matrix_json(m).dump(1).c_str());
-    else if (html_path.empty())
+    if (as_json) {
+      json j = matrix_json(m);
+      if (probed) j["probe"] = probe_json(*probed);
+      std::printf("%s\n", j.dump(1).c_str());
+    } else if (html_path.empty()) {
       print_table(m);
-    else
+      if (probed) print_probe(*probed);
+    } else {
       std::printf("wrote %s: %zu operators x %zu backends\n", html_path.c_str(), m.ops.size(), m.backends.size());
+    }
+    if (strict && probed) {
+      int none = 0;
+      for (const ProbeRow& r : probed->rows) none += serves_none(r);
+      if (none > 0) {
+        std::fprintf(stderr, "axle ops: %d kernel%s served none of their cases (--strict)\n", none,
+                     none == 1 ? "" : "s");
+        return 1;
+      }
+    }
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "axle ops: error: %s\n", e.what());

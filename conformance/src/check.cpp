@@ -185,6 +185,20 @@ bool CheckReport::ok() const {
   return std::none_of(results.begin(), results.end(), [](const CheckResult& r) { return r.status == "fail"; });
 }
 
+std::vector<std::string> CheckReport::serving_none() const {
+  std::vector<std::string> out;
+  for (const CheckResult& r : results)
+    if (r.cases > 0 && r.served == 0) out.push_back(r.name);
+  return out;
+}
+
+std::string format_decline_reasons(const std::map<std::string, int>& reasons) {
+  std::string s;
+  for (const auto& [reason, n] : reasons)
+    s += detail::concat(s.empty() ? "" : "; ", n, " x ", reason.empty() ? "(no reason given)" : reason);
+  return s;
+}
+
 CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
   CheckReport report;
   report.path = path;
@@ -242,6 +256,20 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
         } else {
           r.detail = rep.skip_reason.empty() ? detail::concat(rep.passed, " cases") : rep.skip_reason;
         }
+        if (rep.skip_reason.empty()) {
+          r.cases = rep.passed + rep.failed;
+          r.served = rep.served;
+          r.declined = rep.declined;
+          r.decline_reasons = rep.decline_reasons;
+          if (r.cases > 0 && r.served == 0) {
+            r.detail += detail::concat("; the kernel served none of its ", r.cases, " cases (", r.declined,
+                                       " declined): the reference plugin ran them");
+            if (options.strict)
+              r.status = "fail";
+            else if (r.status == "pass")
+              r.status = "warn";
+          }
+        }
         report.results.push_back(r);
       }
     }
@@ -253,16 +281,24 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
 std::string format_check(const CheckReport& report) {
   std::ostringstream os;
   os << "axle check " << report.path << (report.plugin.empty() ? "" : " (plugin '" + report.plugin + "')") << "\n";
-  char line[160];
-  std::snprintf(line, sizeof line, "%-26s %-10s %-5s  %s\n", "check", "device", "", "detail");
+  char line[200];
+  std::snprintf(line, sizeof line, "%-26s %-10s %-5s %7s %8s  %s\n", "check", "device", "", "served", "declined",
+                "detail");
   os << line;
-  int pass = 0, fail = 0, skip = 0;
+  int pass = 0, fail = 0, skip = 0, warn = 0;
   for (const CheckResult& r : report.results) {
-    std::snprintf(line, sizeof line, "%-26s %-10s %-5s  ", r.name.c_str(), r.device.c_str(), r.status.c_str());
+    const std::string served = r.cases < 0 ? "" : detail::concat(r.served, "/", r.cases);
+    const std::string declined = r.cases < 0 ? "" : std::to_string(r.declined);
+    std::snprintf(line, sizeof line, "%-26s %-10s %-5s %7s %8s  ", r.name.c_str(), r.device.c_str(), r.status.c_str(),
+                  served.c_str(), declined.c_str());
     os << line << r.detail << "\n";
-    (r.status == "pass" ? pass : r.status == "fail" ? fail : skip)++;
+    if (!r.decline_reasons.empty())
+      os << std::string(60, ' ') << "declined: " << format_decline_reasons(r.decline_reasons) << "\n";
+    (r.status == "pass" ? pass : r.status == "fail" ? fail : r.status == "warn" ? warn : skip)++;
   }
-  os << pass << " passed, " << fail << " failed, " << skip << " skipped: " << (report.ok() ? "OK" : "FAILED") << "\n";
+  os << pass << " passed, " << fail << " failed, " << skip << " skipped";
+  if (warn) os << ", " << warn << " warned (a kernel served none of its cases; --strict fails them)";
+  os << ": " << (report.ok() ? "OK" : "FAILED") << "\n";
   return os.str();
 }
 

@@ -76,6 +76,22 @@ std::string check_case(const OpSamples& spec, const Sample& sample, DType dtype,
   return "";
 }
 
+// Whether `plugin` served or declined the sample's call (the last top-level
+// call the sample made).
+void count_outcome(OpReport& r, const std::string& plugin, const std::vector<CallOutcome>& outcomes) {
+  if (outcomes.empty()) return;
+  const CallOutcome& o = outcomes.back();
+  if (!o.raised && o.plugin == plugin && (o.kind == "kernel" || o.kind == "boxed fallback")) {
+    ++r.served;
+  } else if (std::find(o.declined.begin(), o.declined.end(), plugin) != o.declined.end()) {
+    ++r.declined;
+    // The kernel's message (host->set_error before AXLE_DECLINED) is not passed
+    // on by the dispatcher yet: every declined case has the empty reason.
+    const std::string reason;
+    ++r.decline_reasons[reason];
+  }
+}
+
 }  // namespace
 
 std::vector<OpReport> run(const Device& device, const RunOptions& options) {
@@ -136,7 +152,13 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
         }
         {
           const auto guard = under_test();
-          got = execute(handle, dev[i]);
+          if (options.plugin.empty()) {
+            got = execute(handle, dev[i]);
+          } else {
+            CallOutcomeScope outcomes;
+            got = execute(handle, dev[i]);
+            count_outcome(r, options.plugin, outcomes.take());
+          }
         }
         std::string diff = check_case(spec, ref[i], dtype, got, want);
         if (diff.empty() && self_check && ref[i].error.empty()) {

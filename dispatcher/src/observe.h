@@ -28,12 +28,14 @@ extern std::atomic<int> g_observers;
 
 Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, DispatchFn impl);
 
-// parity.cpp: the calling thread's recorder sees each top-level call (depth 0)
+// parity.cpp (and CallOutcomeScope, trace.cpp): the calling thread's recorder sees each top-level call (depth 0)
 // before (arguments) and after (outputs and what ran).
 struct RecorderHook {
   virtual ~RecorderHook() = default;
   virtual void before(const OpEntry& op, const Stack& args) = 0;
   virtual void after(const OpEntry& op, const Stack& outputs, const CallInfo& info) = 0;
+  // The call raised: `info` holds what was known then (the plugins that declined).
+  virtual void raised(const OpEntry& /*op*/, const CallInfo& /*info*/) {}
 };
 RecorderHook* thread_recorder();
 void set_thread_recorder(RecorderHook* r);

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace axle {
 namespace detail {
@@ -190,6 +191,10 @@ Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* ou
   } catch (const std::exception& ex) {
     --t_depth;
     if (tracing) finish(nullptr, ex.what());
+    if (recorder) {
+      Hook h(recorder);
+      recorder->raised(op, info);
+    }
     throw;
   }
   --t_depth;
@@ -202,6 +207,31 @@ Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* ou
 }
 
 }  // namespace detail
+
+// CallOutcomeScope: a recorder that keeps what ran each top-level call and
+// passes every hook on to the recorder it replaced.
+struct CallOutcomeScope::Impl final : detail::RecorderHook {
+  detail::RecorderHook* previous = nullptr;
+  std::vector<CallOutcome> outcomes;
+  void before(const OpEntry& op, const Stack& args) override {
+    if (previous) previous->before(op, args);
+  }
+  void after(const OpEntry& op, const Stack& outputs, const detail::CallInfo& info) override {
+    outcomes.push_back({op.name, info.kind, info.plugin, info.declined, false});
+    if (previous) previous->after(op, outputs, info);
+  }
+  void raised(const OpEntry& op, const detail::CallInfo& info) override {
+    outcomes.push_back({op.name, "", "", info.declined, true});
+    if (previous) previous->raised(op, info);
+  }
+};
+
+CallOutcomeScope::CallOutcomeScope() : impl_(std::make_unique<Impl>()) {
+  impl_->previous = detail::thread_recorder();
+  detail::set_thread_recorder(impl_.get());
+}
+CallOutcomeScope::~CallOutcomeScope() { detail::set_thread_recorder(impl_->previous); }
+std::vector<CallOutcome> CallOutcomeScope::take() { return std::exchange(impl_->outcomes, {}); }
 
 void set_trace_enabled(bool enabled) {
   const bool was = detail::g_trace_on.exchange(enabled);

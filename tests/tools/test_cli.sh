@@ -29,6 +29,37 @@ d = json.load(sys.stdin)
 assert d["device"] == "cpu" and len(d["cases"]) == 1, d
 c = d["cases"][0]
 assert c["case"] == "add, 1 element" and c["unit"] == "ns/call" and c["value"] > 0 and c["served_by"], c'
+"$axle" bench --help | grep "^usage: axle bench \[--device D\]" >/dev/null || { echo "axle bench --help"; exit 1; }
+# bench on an asynchronous device: the arena test device held asynchronous
+# (kernels return once queued) with a per-kernel delay. Every timed loop ends
+# with a synchronize, so ns/call is at least the delay (without it: the enqueue
+# rate, microseconds); a case of 1 s calls is timed once after its warm-up and
+# ends within its cap (uncapped: 2 warm-ups, a calibration, 3 loops, the traced
+# call: 7 s).
+ac=$(mktemp -d)
+echo '{"plugins": {"arena": {"options": {"async": true, "kernel_delay_us": 2000}}}}' >"$ac/async.json"
+echo '{"plugins": {"arena": {"options": {"async": true, "kernel_delay_us": 1000000}}}}' >"$ac/slow.json"
+AXLE_PLUGIN_PATH="$(dirname "$broken")/arena" python3 - "$axle" "$ac" <<'PY'
+import json, os, subprocess, sys, time
+axle, ac = sys.argv[1:3]
+def bench(config):
+    t0 = time.monotonic()
+    p = subprocess.run([axle, "bench", "--device", "arena", "--only", "add, 1", "--quick", "--json"],
+                       env={**os.environ, "AXLE_CONFIG": os.path.join(ac, config)}, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["device"].startswith("arena") and len(d["cases"]) == 1, d
+    return d["cases"][0], time.monotonic() - t0
+c, _ = bench("async.json")
+assert c["case"] == "add, 1 element" and c["served_by"].startswith("arena"), c
+assert c["value"] >= 2000e3, f"{c['value']:.0f} ns/call is less than the 2 ms kernel delay: an enqueue rate"
+c, elapsed = bench("slow.json")
+assert c["value"] >= 1e9, c
+assert elapsed < 4.5, f"bench with 1 s calls took {elapsed:.1f} s: the case is not capped"
+print(f"bench on the asynchronous arena: ns/call >= the kernel delay; a 1 s case took {elapsed:.1f} s")
+PY
+rm -rf "$ac"
 # config show: each value with the layer it came from (system file, AXLE_CONFIG, environment).
 cfg=$(mktemp -d)
 echo '{"cpu": {"threads": 3}, "log_level": "info"}' >"$cfg/system.json"

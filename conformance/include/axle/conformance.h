@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,6 +102,13 @@ struct OpReport {
   int passed = 0, failed = 0, skipped = 0;
   std::string skip_reason;  // when every case was skipped
   std::vector<CaseFailure> failures;
+  // With RunOptions::plugin: the cases that plugin's kernel served (it ran
+  // the call), the cases it declined (the reference below it ran them), and
+  // the declined cases by reason. The rest never reached it (e.g. bad inputs
+  // the core rejects first). The reason is "" (not given) until the
+  // dispatcher passes the kernels' decline messages on.
+  int served = 0, declined = 0;
+  std::map<std::string, int> decline_reasons = {};
 };
 struct RunOptions {
   std::vector<std::string> ops;  // empty: every op with samples
@@ -127,18 +135,28 @@ std::string format_report(const std::vector<OpReport>& reports);
 struct CheckResult {
   std::string name;    // "load", "device contract", "concurrency", or an op
   std::string device;  // device type ("" for the whole plugin)
-  std::string status;  // "pass" | "fail" | "skip"
+  // "pass" | "fail" | "skip" | "warn" (an op whose results are right but whose
+  // kernel served none of its cases: everything ran on the reference below it)
+  std::string status;
   std::string detail;  // counts, the first failures, or the skip reason
+  // An op's row: its cases, how many the plugin's kernel served and declined,
+  // and the declined ones by reason ("": no reason given). cases < 0: not an op row.
+  int cases = -1, served = 0, declined = 0;
+  std::map<std::string, int> decline_reasons = {};
 };
 struct CheckReport {
   std::string plugin, path;
   std::vector<CheckResult> results;
-  bool ok() const;
+  bool ok() const;  // no "fail"
+  // The op rows whose kernel served none of its cases (status "warn", or
+  // "fail" under CheckOptions::strict).
+  std::vector<std::string> serving_none() const;
 };
 struct CheckOptions {
   std::vector<std::string> ops;  // empty: every op the plugin has a kernel for
   int threads = 4;               // concurrent callers in the concurrency check
   uint64_t seed = 1234;
+  bool strict = false;  // a registered kernel that serves none of its op's cases fails the check
 };
 // Loads the plugin (ABI, descriptor, manifest checks: a rejection is a "load"
 // failure with the reason), then for each device type it serves: the device
@@ -147,7 +165,11 @@ struct CheckOptions {
 // against the reference plugin over the op's samples (dtypes, layouts, bad
 // inputs and their error classes), and the same ops called from several
 // threads at once. A device type with zero devices is skipped with the reason.
+// Each op's row counts the cases the plugin's kernel served and declined; a
+// kernel that serves none is a "warn" row ("fail" with options.strict).
 CheckReport check_plugin(const std::string& path, const CheckOptions& options = {});
 std::string format_check(const CheckReport& report);
+// Declined cases by reason as one line: "3 x float64 is not served; 2 x (no reason given)".
+std::string format_decline_reasons(const std::map<std::string, int>& reasons);
 
 }  // namespace axle::conformance

@@ -13,6 +13,7 @@
 #include <axle/tensor.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,35 @@ class AXLE_API TraceScope {
 
  private:
   bool previous_;
+};
+
+// What ran one operator call the application made (not the calls inside a
+// composite or fallback), as trace mode sees it but without tracing.
+struct CallOutcome {
+  std::string op;                     // "add.Tensor"
+  std::string kind;                   // as TraceEvent::kind; "" when the call raised
+  std::string plugin;                 // the plugin whose code ran ("" for the core or when it raised)
+  std::vector<std::string> declined;  // plugins whose kernels declined the call first
+  bool raised = false;                // the call raised (a kernel's error or the core's)
+};
+
+// Collects the outcomes of the calling thread's top-level operator calls while
+// it lives (the conformance kit counts with it how many cases the plugin
+// under test served and declined). Scopes nest: an outer one (or a parity
+// recording) still sees every call. While any exists, calls on every thread
+// take the observed path (one more branch and a CallInfo per call).
+class AXLE_API CallOutcomeScope {
+ public:
+  CallOutcomeScope();
+  ~CallOutcomeScope();
+  CallOutcomeScope(const CallOutcomeScope&) = delete;
+  CallOutcomeScope& operator=(const CallOutcomeScope&) = delete;
+  // The outcomes since the scope began or the last take(), oldest first; clears them.
+  std::vector<CallOutcome> take();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace axle

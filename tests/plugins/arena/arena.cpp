@@ -4,12 +4,25 @@
 // Streams are worker threads, so stream-ordered copies really are asynchronous.
 // Kernels: fill_, copy_, add (declines float64), mul. Everything else reaches it
 // through the core's host fallback.
+//
+// Options (configuration `plugins.arena.options.<key>`, read at registration):
+//   async            true: a GPU-like device. Every kernel is queued on its
+//                    stream and returns at once; the null stream has one
+//                    default queue per device ordered with the created
+//                    streams as CUDA's legacy default stream is with blocking
+//                    streams, and a null-stream copy waits for every queue of
+//                    the device first. Default false: kernels run on the
+//                    calling thread after the work queued on their stream.
+//   kernel_delay_us  every kernel takes at least this long (either mode), so
+//                    a test tells an enqueue rate from the work's.
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
@@ -78,6 +91,7 @@ struct Stream {
   std::condition_variable cv;
   std::deque<std::function<void()>> queue;
   bool busy = false, stop = false;
+  uint64_t enqueued = 0, completed = 0;  // jobs so far: ticket n is done once completed >= n
   std::thread worker;
   Stream() : worker([this] { run(); }) {}
   ~Stream() {
@@ -101,6 +115,7 @@ struct Stream {
       job();
       lock.lock();
       busy = false;
+      ++completed;
       cv.notify_all();
     }
   }
@@ -108,8 +123,17 @@ struct Stream {
     {
       std::lock_guard lock(mutex);
       queue.push_back(std::move(job));
+      ++enqueued;
     }
     cv.notify_all();
+  }
+  uint64_t ticket() {
+    std::lock_guard lock(mutex);
+    return enqueued;
+  }
+  void wait_for(uint64_t ticket) {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return completed >= ticket; });
   }
   void drain() {
     std::unique_lock lock(mutex);
@@ -132,6 +156,45 @@ struct Event {
 
 std::mutex g_streams_mutex;
 std::vector<Stream*> g_streams[kDevices];
+
+// Asynchronous mode (the `async` option): the null stream's work goes on a
+// per-device default queue, created at registration.
+bool g_async = false;
+int64_t g_kernel_delay_us = 0;
+Stream* g_default_queues[kDevices] = {};
+
+// Waits for everything queued on device `index`: its default queue and streams.
+void drain_device(int index) {
+  if (Stream* q = g_default_queues[index]) q->drain();
+  std::lock_guard lock(g_streams_mutex);
+  for (Stream* s : g_streams[index]) s->drain();
+}
+// Where null-stream work goes: the default queue in asynchronous mode, else
+// nowhere (nullptr: it runs now).
+Stream* null_stream_queue(int index) { return g_async ? g_default_queues[index] : nullptr; }
+
+// Queues `job` on `q`, a queue of device `index`. Asynchronous mode orders the
+// created streams with the default queue as CUDA's legacy default stream does
+// with blocking streams (the CUDA plugin's kind): work on a created stream
+// starts after the default queue's work queued before it, and default-queue
+// work after every stream's work queued before it.
+void enqueue_on(int index, Stream* q, std::function<void()> job) {
+  if (!g_async) {
+    q->enqueue(std::move(job));
+    return;
+  }
+  std::vector<std::pair<Stream*, uint64_t>> after;
+  if (q == g_default_queues[index]) {
+    std::lock_guard lock(g_streams_mutex);
+    for (Stream* s : g_streams[index]) after.emplace_back(s, s->ticket());
+  } else {
+    after.emplace_back(g_default_queues[index], g_default_queues[index]->ticket());
+  }
+  q->enqueue([after = std::move(after), job = std::move(job)] {
+    for (const auto& [s, ticket] : after) s->wait_for(ticket);
+    job();
+  });
+}
 
 axle_status check(int32_t index) {
   return index >= 0 && index < kDevices ? AXLE_OK : error(AXLE_ERROR_DEVICE, "arena has devices 0 and 1");
@@ -198,6 +261,7 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
   d.stats.reserved_bytes -= it->second.size;
   ++d.stats.num_frees;
   auto* stream = static_cast<Stream*>(it->second.stream);
+  if (!stream) stream = null_stream_queue(index);  // asynchronous: after the queued null-stream work
   const std::vector<void*> uses = std::move(it->second.uses);
   if (!stream && uses.empty()) {
     d.allocations.erase(it);
@@ -216,19 +280,24 @@ axle_status deallocate(void*, int32_t index, void* ptr, size_t) {
     dev.allocations.erase(addr);
   };
   if (stream)
-    stream->enqueue(release);
+    enqueue_on(index, stream, release);
   else
     release();
   return AXLE_OK;
 }
 
-// The byte copy of copy and copy_peer: now, or queued on `stream`.
-axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stream stream) {
+// The byte copy of copy and copy_peer: now, or queued on `stream`. A
+// null-stream copy completes before returning; in asynchronous mode it first
+// waits for the work queued on the devices it touches.
+axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stream stream, int stream_index,
+                       std::initializer_list<int> devices) {
   if (!stream) {
+    if (g_async)
+      for (int index : devices) drain_device(index);
     if (n) std::memmove(to, from, n);
     return AXLE_OK;
   }
-  static_cast<Stream*>(stream)->enqueue([to, from, n] { std::memmove(to, from, n); });
+  enqueue_on(stream_index, static_cast<Stream*>(stream), [to, from, n] { std::memmove(to, from, n); });
   return AXLE_OK;
 }
 
@@ -238,7 +307,7 @@ axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const voi
   const std::byte* from =
       kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy touches an address outside arena allocations");
-  return move_bytes(to, from, n, stream);
+  return move_bytes(to, from, n, stream, index, {index});
 }
 
 // ABI 1.3: arena:i -> arena:j without the host, counted for the tests.
@@ -251,7 +320,7 @@ axle_status copy_peer(void*, int32_t dst_index, void* dst, int32_t src_index, co
   const std::byte* from = translate(src_index, src, n);
   if (!to || !from) return error(AXLE_ERROR_DEVICE, "arena: copy_peer touches an address outside arena allocations");
   g_peer_copies.fetch_add(1);
-  return move_bytes(to, from, n, stream);
+  return move_bytes(to, from, n, stream, dst_index, {src_index, dst_index});
 }
 
 axle_status stream_create(void*, int32_t index, axle_stream* out) {
@@ -271,6 +340,7 @@ axle_status stream_destroy(void*, int32_t index, axle_stream s) {
     v.erase(std::remove(v.begin(), v.end(), st), v.end());
   }
   st->drain();
+  if (Stream* q = null_stream_queue(index)) q->drain();  // default-queue work may wait for it
   {  // allocations made for it or used on it outlive it: they forget it
     Device& d = g_devices[index];
     std::lock_guard lock(d.mutex);
@@ -284,13 +354,12 @@ axle_status stream_destroy(void*, int32_t index, axle_stream s) {
 }
 axle_status stream_sync(void*, int32_t index, axle_stream s) {
   if (axle_status e = check(index)) return e;
-  if (s) static_cast<Stream*>(s)->drain();
+  if (Stream* q = s ? static_cast<Stream*>(s) : null_stream_queue(index)) q->drain();
   return AXLE_OK;
 }
 axle_status synchronize(void*, int32_t index) {
   if (axle_status e = check(index)) return e;
-  std::lock_guard lock(g_streams_mutex);
-  for (Stream* s : g_streams[index]) s->drain();
+  drain_device(index);
   return AXLE_OK;
 }
 axle_status event_create(void*, int32_t index, axle_event* e) {
@@ -315,8 +384,8 @@ axle_status event_record(void*, int32_t index, axle_event e, axle_stream s) {
     ev->completed = std::max(ev->completed, ticket);
     ev->cv.notify_all();
   };
-  if (s)
-    static_cast<Stream*>(s)->enqueue(mark);
+  if (Stream* q = s ? static_cast<Stream*>(s) : null_stream_queue(index))
+    enqueue_on(index, q, mark);
   else
     mark();
   return AXLE_OK;
@@ -328,8 +397,8 @@ axle_status event_sync(void*, int32_t index, axle_event e) {
 axle_status stream_wait_event(void*, int32_t index, axle_stream s, axle_event e) {
   if (axle_status st = check(index)) return st;
   std::shared_ptr<Event> ev = event_of(e);
-  if (s)
-    static_cast<Stream*>(s)->enqueue([ev] { ev->wait(); });
+  if (Stream* q = s ? static_cast<Stream*>(s) : null_stream_queue(index))
+    enqueue_on(index, q, [ev] { ev->wait(); });
   else
     ev->wait();
   return AXLE_OK;
@@ -387,14 +456,46 @@ const axle_device_interface kArena = {
 };
 
 // ---------------------------------------------------------------- kernels
-// Kernels run on the calling thread; called on a stream (the caller's current
-// one), they first wait for the work already queued there, so they stay in
-// stream order. Counted so tests see that the current stream reached them.
+// Synchronous mode: kernels run on the calling thread; called on a stream (the
+// caller's current one), they first wait for the work already queued there, so
+// they stay in stream order. Asynchronous mode: the work is queued on the
+// call's stream (the device's default queue for the null stream) and the
+// kernel returns at once. Stream calls are counted so tests see that the
+// current stream reached them.
 std::atomic<int64_t> g_stream_kernel_calls{0};
-void order_on_stream(const axle_kernel_call* c) {
-  if (!c->stream) return;
-  g_stream_kernel_calls.fetch_add(1);
-  static_cast<Stream*>(c->stream)->drain();
+
+// Tensor views that own their sizes and strides: a kernel's arguments are valid
+// only during the call, so queued work keeps its own copy (with the data
+// pointers already translated to host memory).
+struct OwnedViews {
+  std::vector<axle_tensor_view> views;
+  std::vector<std::vector<int64_t>> dims;  // sizes, strides of each view
+  explicit OwnedViews(std::initializer_list<axle_tensor_view> vs) : views(vs) {
+    dims.reserve(2 * views.size());
+    for (axle_tensor_view& v : views) {
+      v.sizes = dims.emplace_back(v.sizes, v.sizes + v.ndim).data();
+      v.strides = dims.emplace_back(v.strides, v.strides + v.ndim).data();
+    }
+  }
+  OwnedViews(const OwnedViews&) = delete;
+  OwnedViews& operator=(const OwnedViews&) = delete;
+};
+
+// Runs `work` (which owns everything it reads) for kernel call `c` on device
+// `index`: now in stream order, or queued in asynchronous mode.
+axle_status launch(const axle_kernel_call* c, int index, std::function<void()> work) {
+  if (c->stream) g_stream_kernel_calls.fetch_add(1);
+  auto run = [work = std::move(work)] {
+    if (g_kernel_delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(g_kernel_delay_us));
+    work();
+  };
+  if (Stream* q = c->stream ? static_cast<Stream*>(c->stream) : null_stream_queue(index); q && g_async) {
+    enqueue_on(index, q, std::move(run));
+    return AXLE_OK;
+  }
+  if (c->stream) static_cast<Stream*>(c->stream)->drain();
+  run();
+  return AXLE_OK;
 }
 
 // A view with its data pointer translated to host memory.
@@ -412,43 +513,50 @@ bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor
 }
 
 axle_status fill_kernel(void*, const axle_kernel_call* c) {
-  order_on_stream(c);
   axle_tensor_view out;
   if (!host_view(c, c->outputs[0], out)) return AXLE_ERROR_DEVICE;
   const bool is_float = arg_scalar_is_floating(c, 1);
   const double d = arg_double(c, 1);
   const int64_t i = arg_int(c, 1);
-  for_each_element<1>(out.ndim, out.sizes, {&out}, [&](char** p) {
-    if (is_float)
-      store_from<double>(p[0], out.dtype, d);
-    else
-      store_from<int64_t>(p[0], out.dtype, i);
+  auto v = std::make_shared<OwnedViews>(std::initializer_list<axle_tensor_view>{out});
+  return launch(c, out.device_index, [v, is_float, d, i] {
+    axle_tensor_view& o = v->views[0];
+    for_each_element<1>(o.ndim, o.sizes, {&o}, [&](char** p) {
+      if (is_float)
+        store_from<double>(p[0], o.dtype, d);
+      else
+        store_from<int64_t>(p[0], o.dtype, i);
+    });
   });
-  return AXLE_OK;
 }
 
 axle_status copy_kernel(void*, const axle_kernel_call* c) {
-  order_on_stream(c);
   axle_tensor_view out, src;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 1), src)) return AXLE_ERROR_DEVICE;
-  if (is_floating(src.dtype))
-    map_elements<double, 1>(out, {&src}, [](double v) { return v; });
-  else
-    map_elements<int64_t, 1>(out, {&src}, [](int64_t v) { return v; });
-  return AXLE_OK;
+  auto v = std::make_shared<OwnedViews>(std::initializer_list<axle_tensor_view>{out, src});
+  return launch(c, out.device_index, [v] {
+    const axle_tensor_view& o = v->views[0];
+    const axle_tensor_view& s = v->views[1];
+    if (is_floating(s.dtype))
+      map_elements<double, 1>(o, {&s}, [](double x) { return x; });
+    else
+      map_elements<int64_t, 1>(o, {&s}, [](int64_t x) { return x; });
+  });
 }
 
 template <typename F>
-axle_status binary(const axle_kernel_call* c, F&& f) {
-  order_on_stream(c);
+axle_status binary(const axle_kernel_call* c, F f) {
   axle_tensor_view out, a, b;
   if (!host_view(c, c->outputs[0], out) || !host_view(c, arg_tensor(c, 0), a) || !host_view(c, arg_tensor(c, 1), b))
     return AXLE_ERROR_DEVICE;
-  if (is_floating(out.dtype))
-    map_elements<double, 2>(out, {&a, &b}, f);
-  else
-    map_elements<int64_t, 2>(out, {&a, &b}, f);
-  return AXLE_OK;
+  auto v = std::make_shared<OwnedViews>(std::initializer_list<axle_tensor_view>{out, a, b});
+  return launch(c, out.device_index, [v, f] {
+    const axle_tensor_view& o = v->views[0];
+    if (is_floating(o.dtype))
+      map_elements<double, 2>(o, {&v->views[1], &v->views[2]}, f);
+    else
+      map_elements<int64_t, 2>(o, {&v->views[1], &v->views[2]}, f);
+  });
 }
 
 axle_status add_kernel(void*, const axle_kernel_call* c) {
@@ -487,6 +595,18 @@ const axle_device_interface kArena2 = [] {
 }();
 
 axle_status register_plugin(const axle_registrar* r) {
+  const char* async = option(r->host, "arena", "async");
+  g_async = async && (std::strcmp(async, "true") == 0 || std::strcmp(async, "1") == 0);
+  if (const char* delay = option(r->host, "arena", "kernel_delay_us"))
+    g_kernel_delay_us = std::max<int64_t>(0, std::strtoll(delay, nullptr, 10));
+  if (g_async) {
+    for (Stream*& q : g_default_queues) q = new Stream;  // lives as long as the process
+    // Queued work (kernels, releases of freed memory) must not run into the
+    // static teardown of the arena's tables: wait for it at exit.
+    std::atexit([] {
+      for (int i = 0; i < kDevices; ++i) drain_device(i);
+    });
+  }
   if (axle_status s = r->register_device_type(r->context, &kArena)) return s;
   if (axle_status s = r->register_device_type(r->context, &kArena2)) return s;
   return register_kernels(r, "arena", kKernels);
@@ -509,6 +629,8 @@ const axle_plugin_descriptor kDescriptor = [] {
 
 extern "C" AXLE_PLUGIN_EXPORT const axle_plugin_descriptor* axle_plugin_get_descriptor(void) { return &kDescriptor; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g_stream_kernel_calls.load(); }
+// 1 when the `async` option made kernels asynchronous.
+extern "C" AXLE_PLUGIN_EXPORT int arena_async(void) { return g_async ? 1 : 0; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_peer_copies(void) { return g_peer_copies.load(); }
 extern "C" AXLE_PLUGIN_EXPORT void arena_hold_streams(int hold) {
