@@ -83,12 +83,10 @@ void count_outcome(OpReport& r, const std::string& plugin, const std::vector<Cal
   const CallOutcome& o = outcomes.back();
   if (!o.raised && o.plugin == plugin && (o.kind == "kernel" || o.kind == "boxed fallback")) {
     ++r.served;
-  } else if (std::find(o.declined.begin(), o.declined.end(), plugin) != o.declined.end()) {
+  } else if (auto it = std::find(o.declined.begin(), o.declined.end(), plugin); it != o.declined.end()) {
     ++r.declined;
-    // The kernel's message (host->set_error before AXLE_DECLINED) is not passed
-    // on by the dispatcher yet: every declined case has the empty reason.
-    const std::string reason;
-    ++r.decline_reasons[reason];
+    const size_t i = static_cast<size_t>(it - o.declined.begin());
+    ++r.decline_reasons[i < o.decline_reasons.size() ? o.decline_reasons[i] : std::string()];
   }
 }
 

@@ -217,11 +217,11 @@ struct CallOutcomeScope::Impl final : detail::RecorderHook {
     if (previous) previous->before(op, args);
   }
   void after(const OpEntry& op, const Stack& outputs, const detail::CallInfo& info) override {
-    outcomes.push_back({op.name, info.kind, info.plugin, info.declined, false});
+    outcomes.push_back({op.name, info.kind, info.plugin, info.declined, info.decline_reasons, false});
     if (previous) previous->after(op, outputs, info);
   }
   void raised(const OpEntry& op, const detail::CallInfo& info) override {
-    outcomes.push_back({op.name, "", "", info.declined, true});
+    outcomes.push_back({op.name, "", "", info.declined, info.decline_reasons, true});
     if (previous) previous->raised(op, info);
   }
 };

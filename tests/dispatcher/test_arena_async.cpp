@@ -12,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -122,4 +123,19 @@ TEST_CASE("async arena: work on a created stream, ordered with the default queue
   }
   synchronize(dev);
   CHECK(values(up) == std::vector<double>(n, 14.0));
+}
+
+TEST_CASE("async arena: x * 2.0 is queued without waiting for the queue: the scalar goes by value, not uploaded") {
+  const Device dev("arena:0");
+  const Tensor x = full({64}, 3.0, kArena);
+  synchronize(dev);
+  auto hold = arena_hook<void(int)>("arena_hold_streams");
+  hold(1);  // queued work waits: a blocking upload of 2.0 (ordered after it) could not return
+  const Tensor queued = add(x, x);
+  auto scalar_op = std::async(std::launch::async, [&] { return queued * 2.0; });
+  const bool returned = scalar_op.wait_for(std::chrono::seconds(2)) == std::future_status::ready;
+  hold(0);
+  CHECK(returned);
+  const Tensor y = scalar_op.get();
+  CHECK(values(y) == std::vector<double>(64, 12.0));
 }

@@ -73,11 +73,12 @@ class AXLE_API TraceScope {
 // What ran one operator call the application made (not the calls inside a
 // composite or fallback), as trace mode sees it but without tracing.
 struct CallOutcome {
-  std::string op;                     // "add.Tensor"
-  std::string kind;                   // as TraceEvent::kind; "" when the call raised
-  std::string plugin;                 // the plugin whose code ran ("" for the core or when it raised)
-  std::vector<std::string> declined;  // plugins whose kernels declined the call first
-  bool raised = false;                // the call raised (a kernel's error or the core's)
+  std::string op;                            // "add.Tensor"
+  std::string kind;                          // as TraceEvent::kind; "" when the call raised
+  std::string plugin;                        // the plugin whose code ran ("" for the core or when it raised)
+  std::vector<std::string> declined;         // plugins whose kernels declined the call first
+  std::vector<std::string> decline_reasons;  // their reasons, one per declined entry ("" when not given)
+  bool raised = false;                       // the call raised (a kernel's error or the core's)
 };
 
 // Collects the outcomes of the calling thread's top-level operator calls while

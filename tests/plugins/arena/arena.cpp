@@ -2,7 +2,8 @@
 // Device pointers are fake addresses the host must never dereference; the
 // plugin translates them (and rejects addresses outside live allocations).
 // Streams are worker threads, so stream-ordered copies really are asynchronous.
-// Kernels: fill_, copy_, add (declines float64), mul. Everything else reaches it
+// Kernels: fill_, copy_, add (declines float64), mul (reads host scalars by
+// value, ABI 1.4). Everything else reaches it
 // through the core's host fallback.
 //
 // Options (configuration `plugins.arena.options.<key>`, read at registration):
@@ -18,6 +19,7 @@
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -301,8 +303,12 @@ axle_status move_bytes(std::byte* to, const std::byte* from, size_t n, axle_stre
   return AXLE_OK;
 }
 
+// Host-to-device copies, counted: a host scalar given to a kernel by value
+// (AXLE_KERNEL_HOST_SCALARS) must not cause one.
+std::atomic<int64_t> g_host_to_device_copies{0};
 axle_status copy(void*, axle_copy_kind kind, int32_t index, void* dst, const void* src, size_t n, axle_stream stream) {
   if (axle_status s = check(index)) return s;
+  if (kind == AXLE_COPY_HOST_TO_DEVICE) g_host_to_device_copies.fetch_add(1);
   std::byte* to = kind == AXLE_COPY_DEVICE_TO_HOST ? static_cast<std::byte*>(dst) : translate(index, dst, n);
   const std::byte* from =
       kind == AXLE_COPY_HOST_TO_DEVICE ? static_cast<const std::byte*>(src) : translate(index, src, n);
@@ -427,33 +433,33 @@ axle_status host_free(void*, void* ptr) {
   return AXLE_OK;
 }
 
-const axle_device_interface kArena = {
-    sizeof(axle_device_interface),
-    "arena",
-    nullptr,
-    &device_count,
-    &properties,
-    &allocate,
-    &deallocate,
-    &copy,
-    &synchronize,
-    &stream_create,
-    &stream_destroy,
-    &stream_sync,
-    &event_create,
-    &event_destroy,
-    &event_record,
-    &event_sync,
-    &stream_wait_event,
-    &stats,
-    &empty_cache,
-    &last_error,
-    &host_alloc,
-    &host_free,
-    &allocate_on_stream,
-    &record_stream,
-    &copy_peer,
-};
+const axle_device_interface kArena = [] {
+  auto d = abi_struct<axle_device_interface>();
+  d.type_name = "arena";
+  d.device_count = &device_count;
+  d.get_properties = &properties;
+  d.allocate = &allocate;
+  d.deallocate = &deallocate;
+  d.copy = &copy;
+  d.synchronize = &synchronize;
+  d.stream_create = &stream_create;
+  d.stream_destroy = &stream_destroy;
+  d.stream_synchronize = &stream_sync;
+  d.event_create = &event_create;
+  d.event_destroy = &event_destroy;
+  d.event_record = &event_record;
+  d.event_synchronize = &event_sync;
+  d.stream_wait_event = &stream_wait_event;
+  d.allocator_stats = &stats;
+  d.empty_cache = &empty_cache;
+  d.last_error = &last_error;
+  d.host_alloc = &host_alloc;
+  d.host_free = &host_free;
+  d.allocate_on_stream = &allocate_on_stream;
+  d.record_stream = &record_stream;
+  d.copy_peer = &copy_peer;
+  return d;
+}();
 
 // ---------------------------------------------------------------- kernels
 // Synchronous mode: kernels run on the calling thread; called on a stream (the
@@ -466,15 +472,21 @@ std::atomic<int64_t> g_stream_kernel_calls{0};
 
 // Tensor views that own their sizes and strides: a kernel's arguments are valid
 // only during the call, so queued work keeps its own copy (with the data
-// pointers already translated to host memory).
+// pointers already translated to host memory; a host scalar's element copied).
 struct OwnedViews {
   std::vector<axle_tensor_view> views;
-  std::vector<std::vector<int64_t>> dims;  // sizes, strides of each view
+  std::vector<std::vector<int64_t>> dims;             // sizes, strides of each view
+  std::vector<std::array<unsigned char, 8>> scalars;  // the elements of host scalars
   explicit OwnedViews(std::initializer_list<axle_tensor_view> vs) : views(vs) {
     dims.reserve(2 * views.size());
+    scalars.reserve(views.size());
     for (axle_tensor_view& v : views) {
       v.sizes = dims.emplace_back(v.sizes, v.sizes + v.ndim).data();
       v.strides = dims.emplace_back(v.strides, v.strides + v.ndim).data();
+      if (is_host_scalar(v)) {
+        std::memcpy(scalars.emplace_back().data(), v.data, dtype_size(v.dtype));
+        v.data = scalars.back().data();
+      }
     }
   }
   OwnedViews(const OwnedViews&) = delete;
@@ -498,9 +510,11 @@ axle_status launch(const axle_kernel_call* c, int index, std::function<void()> w
   return AXLE_OK;
 }
 
-// A view with its data pointer translated to host memory.
+// A view with its data pointer translated to host memory (a host scalar's is
+// host memory already).
 bool host_view(const axle_kernel_call* c, const axle_tensor_view& v, axle_tensor_view& out) {
   out = v;
+  if (is_host_scalar(v)) return true;
   int64_t extent = 1;
   for (int32_t d = 0; d < v.ndim; ++d) extent += (v.sizes[d] - 1) * v.strides[d];
   if (numel(v) == 0) extent = 0;
@@ -560,17 +574,14 @@ axle_status binary(const axle_kernel_call* c, F f) {
 }
 
 axle_status add_kernel(void*, const axle_kernel_call* c) {
-  if (c->outputs[0].dtype == AXLE_DTYPE_FLOAT64) {
-    fail(c, AXLE_DECLINED, "arena add does not serve float64");
-    return AXLE_DECLINED;
-  }
-  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return AXLE_DECLINED;
+  if (c->outputs[0].dtype == AXLE_DTYPE_FLOAT64) return decline(c, "arena add does not serve float64");
+  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return decline(c, "arena add does not serve bool");
   const double alpha = arg_double(c, 2);
   return binary(c, [alpha](auto x, auto y) { return static_cast<decltype(x)>(x + alpha * y); });
 }
 
 axle_status mul_kernel(void*, const axle_kernel_call* c) {
-  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return AXLE_DECLINED;
+  if (c->outputs[0].dtype == AXLE_DTYPE_BOOL) return decline(c, "arena mul does not serve bool");
   return binary(c, [](auto x, auto y) { return x * y; });
 }
 
@@ -578,7 +589,9 @@ const KernelEntry kKernels[] = {
     {"fill_.Scalar", &fill_kernel, AXLE_HERE},
     {"copy_", &copy_kernel, AXLE_HERE},
     {"add.Tensor", &add_kernel, AXLE_HERE},
-    {"mul.Tensor", &mul_kernel, AXLE_HERE},
+    // mul reads host scalars (x * 2.0) by value; add leaves them to the core's
+    // upload (tests/dispatcher/test_device_seam.cpp sees both).
+    {"mul.Tensor", &mul_kernel, AXLE_HERE, AXLE_KERNEL_HOST_SCALARS},
 };
 
 // "arena2": a second device type over the same arena, with no kernels at all
@@ -633,6 +646,7 @@ extern "C" AXLE_PLUGIN_EXPORT int64_t arena_stream_kernel_calls(void) { return g
 extern "C" AXLE_PLUGIN_EXPORT int arena_async(void) { return g_async ? 1 : 0; }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_pinned_live(void) { return g_pinned_live.load(); }
 extern "C" AXLE_PLUGIN_EXPORT int64_t arena_peer_copies(void) { return g_peer_copies.load(); }
+extern "C" AXLE_PLUGIN_EXPORT int64_t arena_host_to_device_copies(void) { return g_host_to_device_copies.load(); }
 extern "C" AXLE_PLUGIN_EXPORT void arena_hold_streams(int hold) {
   {
     std::lock_guard lock(g_hold_mutex);
