@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   Capture cap;
   axle_host_api host{};
   host.struct_size = sizeof host;
-  axle_registrar reg{};  // a 1.3 registrar: kernels come through register_kernel
-  reg.struct_size = AXLE_REGISTRAR_SIZE_V1_3;
+  axle_registrar reg{};  // register_kernel_entry left NULL: kernels come through register_kernel
+  reg.struct_size = sizeof reg;
   reg.context = &cap;
   reg.host = &host;
   reg.register_device_type = &cap_device;

@@ -49,6 +49,40 @@ TEST_CASE("without a GPU: zero devices, the reason, and DeviceError on use") {
   CHECK_THROWS_AS(ones({3}).to(Device("cuda:1")), DeviceError);
 }
 
+TEST_CASE("the plugin describes what is behind it (ABI 1.4), with or without a GPU") {
+  for (const PluginInfo& p : plugins())
+    if (p.name == "cuda") {
+      CHECK(p.description.find("CUDA runtime") != std::string::npos);
+      CHECK(p.description.find("cuDNN") != std::string::npos);
+    }
+}
+
+TEST_CASE("on a GPU: host scalars reach the pointwise kernels by value (ABI 1.4)") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device dev("cuda:0");
+  const Tensor x = arange(0, 6, 1, TensorOptions().dtype(kFloat32)).to(dev);
+  const Tensor i = arange(0, 6, 1, TensorOptions().dtype(kInt64)).to(dev);
+  TraceScope trace;
+  const size_t first = trace_event_count();
+  const Tensor y = x * 2.5;  // a wrapped double: no upload, float32 result
+  const Tensor z = i * 2.5;  // promotion as on the CPU: float32
+  const Tensor w = where(gt(x, scalar_to_tensor(2.0)), x, scalar_to_tensor(0.5));  // among three operands
+  const Tensor q = i + full({}, 3, TensorOptions().dtype(kInt64));                 // a 0-dim CPU tensor
+  CHECK(y.dtype() == kFloat32);
+  CHECK(z.dtype() == kFloat32);
+  CHECK(sum(y.to(Device("cpu"))).item<double>() == 37.5);
+  CHECK(sum(z.to(Device("cpu"))).item<double>() == 37.5);
+  CHECK(sum(w.to(Device("cpu"))).item<double>() == 3 + 4 + 5 + 3 * 0.5);
+  CHECK(sum(q.to(Device("cpu"))).item<double>() == 33);
+  const std::vector<TraceEvent> events = trace_events();
+  for (size_t k = first; k < events.size(); ++k)  // no host-to-device copy of a 0-dim scalar
+    CHECK_FALSE((events[k].op == "copy_" && events[k].device == "cuda:0" && events[k].inputs.size() == 2 &&
+                 events[k].inputs[1].sizes.empty()));
+  for (const ExplainRow& r : explain("mul.Tensor"))
+    if (r.device_type == "cuda") CHECK(r.chain.at(0).host_scalars);
+}
+
 TEST_CASE("on a GPU: the device contract") {
   std::string note;
   if (cuda_devices(&note) == 0) return;

@@ -122,6 +122,8 @@ TEST_CASE("two plugins serve cpu: the higher rank runs, declines fall through, m
     for (size_t i = 1; i < kernels.size(); ++i) CHECK(kernels[i].rank <= kernels[i - 1].rank);
     CHECK(kernels.back().plugin == "reference");
     CHECK(!r.chain[0].provenance.empty());
+    // source-relative wherever the build directory is (not "../plugins/..." or absolute)
+    CHECK(kernels.back().provenance.rfind("plugins/reference/", 0) == 0);
     checked = true;
   }
   CHECK(checked);
