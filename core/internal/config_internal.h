@@ -17,4 +17,9 @@ std::shared_ptr<const Config> config_snapshot();
 // `fn` runs after every configure() / reload_config(), without the config lock held.
 void add_config_listener(void (*fn)());
 
+// Whether the process runs in secure-execution mode (AT_SECURE, or the check
+// that set_secure_execution_check installed). Plugins learn it as
+// get_option(NULL, "secure_execution") == "true".
+bool secure_execution();
+
 }  // namespace axle::detail

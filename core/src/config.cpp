@@ -46,11 +46,12 @@ std::atomic<bool (*)()> g_secure_check{nullptr};
 }
 void set_secure_execution_check(bool (*check)()) { g_secure_check.store(check); }
 
-const char* secure_getenv_str(const char* name) {
+bool secure_execution() {
   bool (*check)() = g_secure_check.load();
-  if (check ? check() : getauxval(AT_SECURE) != 0) return nullptr;
-  return std::getenv(name);
+  return check ? check() : getauxval(AT_SECURE) != 0;
 }
+
+const char* secure_getenv_str(const char* name) { return secure_execution() ? nullptr : std::getenv(name); }
 
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;

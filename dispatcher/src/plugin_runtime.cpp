@@ -39,9 +39,13 @@ void host_set_decline_reason(void* context, const char* reason) {
 
 // plugins.<plugin>.options.<key>, or with a NULL plugin a global dotted key
 // ("cpu.threads"), from the effective configuration; the text lives in a
-// per-thread buffer until the thread's next call.
+// per-thread buffer until the thread's next call. One key is the host's own,
+// not a configuration key: "secure_execution" is "true" in a secure-execution
+// (setuid, AT_SECURE) process, else NULL; plugins turn off what their
+// libraries take from the environment (docs/config.md, Secure execution).
 const char* host_get_option(const char* plugin, const char* key) {
   if (!key) return nullptr;
+  if (!plugin && std::string_view(key) == "secure_execution") return detail::secure_execution() ? "true" : nullptr;
   thread_local std::string buffer;
   const std::shared_ptr<const Config> snapshot = detail::config_snapshot();  // no copy: kernels may ask per call
   const Config& config = *snapshot;

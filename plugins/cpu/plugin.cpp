@@ -3,8 +3,11 @@
 // provides, at rank 50 (the reference plugin has 0).
 #include "kernels.h"
 
+#include <sys/auxv.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace axle::cpu {
@@ -12,9 +15,30 @@ namespace {
 
 const char* const kDeviceTypes[] = {"cpu"};
 
+// A secure-execution process (setuid, setgid, file capabilities: AT_SECURE):
+// the host says so (get_option(NULL, "secure_execution"), which tests can
+// drive), and so does the kernel's auxiliary vector (a host that did not
+// answer). axle ignores its own variables there, but oneDNN reads
+// ONEDNN_VERBOSE / ONEDNN_JIT_DUMP / ONEDNN_JIT_PROFILE (and their DNNL_
+// names) with plain getenv on first use: the JIT dump writes files into the
+// current folder and the profiler writes perf maps, through any planted
+// symlink, with the process's privileges. Set before any primitive runs, the
+// settings win over the environment. libgomp reads OMP_* when it loads, before
+// any plugin code runs (docs/cpu-plugin.md, Secure execution).
+bool secure_execution(const axle_host_api* host) {
+  const char* secure = plugin::option(host, nullptr, "secure_execution");
+  return (secure && std::strcmp(secure, "true") == 0) || getauxval(AT_SECURE) != 0;
+}
+void harden_onednn() {
+  dnnl_set_verbose(0);
+  dnnl_set_jit_dump(0);
+  dnnl_set_jit_profiling_flags(DNNL_JIT_PROFILE_NONE);
+}
+
 // Options: threads (plugins.cpu.options.threads, else the global cpu.threads,
 // else every core) and dnnl_min_elements (see dnnl_util.h).
 void configure(const axle_host_api* host) {
+  if (secure_execution(host)) harden_onednn();
   const char* threads = plugin::option(host, "cpu", "threads");
   if (!threads) threads = plugin::option(host, nullptr, "cpu.threads");
   set_thread_count(threads ? std::atoi(threads) : 0);
