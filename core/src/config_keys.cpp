@@ -294,7 +294,8 @@ const std::vector<Row>& rows() {
       global({"cpu.threads", "int", "", "the cpu plugin's OpenMP threads; 0 = every core"}, &Config::cpu_threads,
              int_codec(0, 4096, "an integer from 0 (every core) to 4096")),
       global({"allow_world_writable_plugin_paths", "bool", "",
-              "load plugins from folders and files anyone may write to (skipped unless true)"},
+              "load plugins from unsafe folders and files: writable by others, owned by another user, reached through "
+              "such places (refused unless true)"},
              &Config::allow_world_writable_plugin_paths, bool_codec()),
       global({"backends.allow", "array of globs", "", "only plugins whose name matches one load"},
              &Config::backends_allow, strings_codec()),

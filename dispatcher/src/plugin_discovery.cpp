@@ -1,7 +1,7 @@
 // Plugin discovery: the search path (Note [Plugin discovery] in
 // plugin_loader.cpp), the `.so` candidates of its folders, the refusal of
-// world-writable ones, and the identity a candidate's manifest gives it
-// without running its code.
+// folders and files others may write to, and the identity a candidate's
+// manifest gives it without running its code.
 #include "config_internal.h"
 #include "plugin_loader.h"
 
@@ -9,6 +9,8 @@
 #include <axle/logging.h>
 
 #include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -64,14 +66,72 @@ std::string libaxle_dir() {
   return ec ? std::string() : p.parent_path().string();
 }
 
-// Whether `p` exists and anyone may write to it.
-bool world_writable(const fs::path& p) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(p, ec);
-  return !ec && st.type() != fs::file_type::not_found &&
-         (st.permissions() & fs::perms::others_write) != fs::perms::none;
+// Where code is loaded from must be writable only by root or this process's
+// user, as the Vulkan loader and sudo require of what they run: a plugin folder
+// (and a library's real folder) that is writable by its group or by anyone, or
+// owned by another user, or that sits under a folder anyone may write to
+// without the sticky bit (/tmp has it), or is reached through one; a library or
+// manifest writable by its group or by anyone, or owned by another user.
+// Symlinks are followed: the checks apply to the real file and folder and to
+// every folder on the way to the link. Why `p` is unsafe, or "".
+std::string ownership_problem(const fs::path& p, const struct stat& st, const char* what) {
+  if ((st.st_mode & S_IWOTH) != 0) return detail::concat(p.string(), " is world-writable");
+  if ((st.st_mode & S_IWGRP) != 0)
+    return detail::concat(p.string(), " is writable by its group (", what, " mode 0", std::oct, (st.st_mode & 07777),
+                          ")");
+  if (st.st_uid != 0 && st.st_uid != geteuid())
+    return detail::concat(p.string(), " is owned by uid ", st.st_uid, ", neither root nor this process's user (uid ",
+                          geteuid(), ")");
+  return {};
 }
-bool allow_world_writable() { return detail::config_snapshot()->allow_world_writable_plugin_paths.value_or(false); }
+
+// Every folder above `p` (not `p` itself): none may be world-writable without
+// the sticky bit, or anyone could rename `p` away and put their own in its place.
+std::string open_ancestor(const fs::path& p) {
+  for (fs::path a = p.parent_path(); !a.empty(); a = a.parent_path()) {
+    struct stat st {};
+    if (::stat(a.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) != 0 &&
+        (st.st_mode & S_ISVTX) == 0)
+      return detail::concat(p.string(), " is inside ", a.string(),
+                            ", which anyone may write to and which lacks the sticky bit");
+    if (a == a.root_path()) break;
+  }
+  return {};
+}
+
+// A folder or file (`what`) and the way to it, lexical and real.
+std::string insecure_path(const fs::path& p, const char* what) {
+  std::error_code ec;
+  const fs::path lexical = fs::absolute(p, ec).lexically_normal();
+  if (ec) return {};
+  if (std::string why = open_ancestor(lexical); !why.empty()) return why;
+  const fs::path real = fs::canonical(lexical, ec);
+  if (ec) return {};  // vanished: nothing to load
+  const std::string via = real == lexical ? std::string() : " (reached through " + lexical.string() + ")";
+  struct stat st {};
+  if (::stat(real.c_str(), &st) != 0) return {};
+  if (std::string why = ownership_problem(real, st, what); !why.empty()) return why + via;
+  if (real != lexical)
+    if (std::string why = open_ancestor(real); !why.empty()) return why + via;
+  return {};
+}
+
+std::string insecure_folder(const fs::path& dir) { return insecure_path(dir, "folder"); }
+
+// A library or manifest, and the real folder it lives in when a symlink leads
+// elsewhere than the folder it was found in (already checked).
+std::string insecure_file(const fs::path& file) {
+  if (std::string why = insecure_path(file, "file"); !why.empty()) return why;
+  std::error_code ec;
+  const fs::path real = fs::canonical(file, ec);
+  if (ec) return {};
+  const fs::path listed = fs::weakly_canonical(fs::absolute(file, ec).parent_path(), ec);
+  if (real.parent_path() != listed) return insecure_folder(real.parent_path());
+  return {};
+}
+
+bool allow_insecure() { return detail::config_snapshot()->allow_world_writable_plugin_paths.value_or(false); }
+const char* const kAllowHint = " (set allow_world_writable_plugin_paths to true in the configuration to allow it)";
 
 }  // namespace
 
@@ -110,12 +170,10 @@ void PluginManager::Impl::discover() {
       AXLE_LOG(LogLevel::Debug, "plugin folder ", dir, " does not exist");
       continue;
     }
-    // Anyone could drop a library into a world-writable folder, and it would
-    // run inside every axle process: refused unless the config allows it.
-    if (world_writable(dir) && !allow_world_writable()) {
-      AXLE_LOG(LogLevel::Warn, "plugin folder ", dir,
-               " is world-writable: its plugins are not loaded (set allow_world_writable_plugin_paths to "
-               "true in the configuration to allow it)");
+    // Whoever may write to the folder could drop a library into it, and it
+    // would run inside every axle process: refused unless the config allows it.
+    if (std::string why = insecure_folder(dir); !why.empty() && !allow_insecure()) {
+      AXLE_LOG(LogLevel::Warn, "plugin folder ", dir, ": ", why, ": its plugins are not loaded", kAllowHint);
       continue;
     }
     std::vector<fs::path> files;
@@ -135,21 +193,26 @@ PluginRecord* PluginManager::Impl::add_candidate(const fs::path& path) {
   r.info.path = path.string();
   fs::path manifest = path;
   manifest.replace_extension(".json");
-  // A world-writable library or manifest in a safe folder can be replaced by
-  // anyone just the same: refused on the same terms as a world-writable folder.
-  for (const fs::path& f : {path, manifest})
-    if (world_writable(f) && !allow_world_writable()) {
-      reject(r, f.string() +
-                    " is world-writable (set allow_world_writable_plugin_paths to true in the "
-                    "configuration to allow it)");
+  // A library or manifest that others may write to can be replaced just the
+  // same: refused on the same terms as the folder (checked here too for
+  // load_plugin's files, and for a symlink leading into another folder).
+  std::error_code ec;
+  if (!allow_insecure()) {
+    std::string why = insecure_folder(path.parent_path());
+    for (const fs::path& f : {path, manifest})
+      if (why.empty() && fs::exists(fs::symlink_status(f, ec))) why = insecure_file(f);
+    if (!why.empty()) {
+      reject(r, why + kAllowHint);
       return &r;
     }
+  }
   if (fs::exists(manifest)) {
     if (read_identity(r, path, manifest))
       AXLE_LOG(LogLevel::Debug, "plugin '", r.info.name, "' available from manifest ", manifest.string());
     return &r;
   }
-  load(r);  // bare .so: load it to learn who it is
+  if (keep_out_unidentified(r, path)) return &r;  // name filters cannot be applied to it without running its code
+  load(r);                                        // bare .so: load it to learn who it is
   return &r;
 }
 

@@ -9,16 +9,27 @@
 // an axle-uninstalled.json next to libaxle names the build's plugin folders
 // instead. Never the current directory. Environment variables are ignored in
 // secure-execution processes (detail::secure_getenv_str).
+// A folder that others may write to (its group, anyone, another user owning
+// it, a world-writable non-sticky folder above it, or a symlink into such a
+// place) is skipped, and such a library or manifest rejected, unless
+// allow_world_writable_plugin_paths is set (plugin_discovery.cpp).
 // In each folder (non-recursive, sorted), every `X.so` is a plugin candidate. If
 // `X.json` (a manifest written by axle-plugin-manifest at build time) sits next
 // to it, the plugin's identity (name, version, ABI, device types, rank) is known
 // without running its code, and the library is loaded lazily: only when one of
 // its device types is first used. A `.so` without a manifest is loaded at
-// discovery to ask its descriptor. Loading uses RTLD_NOW | RTLD_LOCAL (plus
-// RTLD_NODELETE: plugins are never unloaded). Every rejection (not ELF, missing
-// entry, ABI mismatch, unresolved symbol, register step failing, duplicate name,
-// manifest that disagrees with the library) is recorded with its reason, logged,
-// and listed by `axle info`; it never stops the other plugins from loading.
+// discovery to ask its descriptor, unless the configuration filters plugins by
+// name (backends.allow / deny, plugins.X.enabled): then it is disabled unloaded,
+// since no filter can be applied to it without running its code. Configuration
+// filters apply before anything is loaded. A manifest's name is a claim: it
+// never pushes out another plugin; of several claims of one name, the first
+// whose library confirms it (load) takes it, and the other claimants are then
+// rejected unloaded. Loading uses RTLD_NOW | RTLD_LOCAL (plus RTLD_NODELETE:
+// plugins are never unloaded). Every rejection (not ELF, missing entry, ABI
+// mismatch, unresolved symbol, register step failing, a kernel for an op
+// without a shape function, duplicate name, manifest that disagrees with the
+// library) is recorded with its reason, logged, and listed by `axle info`; it
+// never stops the other plugins from loading.
 #include "plugin_loader.h"
 
 #include <axle/logging.h>
@@ -99,6 +110,13 @@ axle_status add_kernel(RegistrationContext* ctx, const char* op, const char* dev
                                       "' is not listed in the plugin's descriptor"));
   const OpEntry* e = Registry::get().find(op);
   if (!e) return ctx->reject(detail::concat("register_kernel: unknown operator '", op, "'"));
+  // The call path sizes a kernel's outputs with the op's shape function; an op
+  // without one (composite-only, as `sum` over every dim) would fail every
+  // call on the device type once a kernel sat in front of its composite.
+  if (!e->decl.shape)
+    return ctx->reject(detail::concat("register_kernel('", op, "'): operator '", e->name,
+                                      "' has no shape function (it is composite-only) and cannot take plugin kernels; "
+                                      "register kernels for the operators it is built from"));
   if (flags & ~uint32_t{AXLE_KERNEL_HOST_SCALARS})
     return ctx->reject(detail::concat("register_kernel_entry('", op, "'): unknown flags 0x", std::hex, flags));
   ctx->kernels.push_back(
@@ -137,6 +155,12 @@ void PluginManager::Impl::load(PluginRecord& r) {
   if (r.info.status == PluginStatus::Loaded || r.info.status == PluginStatus::Rejected ||
       r.info.status == PluginStatus::Disabled)
     return;
+  // A claim of a name that a loaded plugin holds is not loaded at all.
+  if (const PluginRecord* other = find_named(r.info.name, &r);
+      r.info.has_manifest && other && other->info.status == PluginStatus::Loaded) {
+    reject(r, detail::concat("duplicate plugin name '", r.info.name, "': already provided by ", other->info.path));
+    return;
+  }
   const auto mode = boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local |
                     static_cast<boost::dll::load_mode::type>(RTLD_NODELETE);
   try {
@@ -195,6 +219,10 @@ void PluginManager::Impl::register_plugin(PluginRecord& r, const axle_plugin_des
   }
   Registry::get().add_kernels(std::move(ctx.kernels), std::move(ctx.fallbacks));
   r.info.status = PluginStatus::Loaded;
+  // Its name is confirmed now: other claims of it are refused, never loaded.
+  for (auto& other : records)
+    if (other.get() != &r && other->info.name == r.info.name && other->info.status == PluginStatus::Available)
+      reject(*other, detail::concat("duplicate plugin name '", r.info.name, "': already provided by ", r.info.path));
   if (d->struct_size > offsetof(axle_plugin_descriptor, description) && d->description)  // ABI 1.4
     r.info.description = std::string(d->description).substr(0, 256);
   AXLE_LOG(LogLevel::Info, "loaded plugin '", r.info.name, "' ", r.info.version, " (rank ", r.info.rank, ") from ",

@@ -44,10 +44,15 @@ struct PluginManager::Impl {
 
   // ---- plugin_validation.cpp
   void reject(PluginRecord& r, const std::string& why);
-  // A loaded or available plugin other than `except` named `name`.
-  const PluginRecord* find_named(const std::string& name, const PluginRecord* except) const;
-  // Name validity, duplicates, config enable/rank. False when the plugin is out.
+  // A plugin other than `except` named `name`: the loaded one, else the first
+  // available one (a manifest's claim, or a bare library being registered).
+  PluginRecord* find_named(const std::string& name, const PluginRecord* except) const;
+  // Name validity, config enable/rank, duplicates. False when the plugin is out.
   bool check_identity(PluginRecord& r);
+  // A library without a manifest at `path` while the configuration filters
+  // plugins by name: disabled without loading it (true), since its name is not
+  // known without running its code.
+  bool keep_out_unidentified(PluginRecord& r, const std::filesystem::path& path);
   // The descriptor's fields, and their agreement with the manifest (or the
   // identity they give a plugin without one). False when the plugin is out.
   bool validate_descriptor(PluginRecord& r, const axle_plugin_descriptor* d);

@@ -93,12 +93,15 @@ void PluginManager::Impl::reject(PluginRecord& r, const std::string& why) {
   AXLE_LOG(LogLevel::Warn, "plugin ", r.info.path, " rejected: ", why);
 }
 
-const PluginRecord* PluginManager::Impl::find_named(const std::string& name, const PluginRecord* except) const {
+PluginRecord* PluginManager::Impl::find_named(const std::string& name, const PluginRecord* except) const {
+  // A loaded plugin first: it holds the name whatever claims come before it.
+  PluginRecord* available = nullptr;
   for (const auto& r : records)
-    if (r.get() != except && r->info.name == name &&
-        (r->info.status == PluginStatus::Loaded || r->info.status == PluginStatus::Available))
-      return r.get();
-  return nullptr;
+    if (r.get() != except && r->info.name == name) {
+      if (r->info.status == PluginStatus::Loaded) return r.get();
+      if (r->info.status == PluginStatus::Available && !available) available = r.get();
+    }
+  return available;
 }
 
 bool PluginManager::Impl::check_identity(PluginRecord& r) {
@@ -106,10 +109,8 @@ bool PluginManager::Impl::check_identity(PluginRecord& r) {
     reject(r, detail::concat("invalid plugin name '", r.info.name, "' (expected [a-z0-9_]+)"));
     return false;
   }
-  if (const PluginRecord* other = find_named(r.info.name, &r)) {
-    reject(r, detail::concat("duplicate plugin name '", r.info.name, "': already provided by ", other->info.path));
-    return false;
-  }
+  // The configuration first: a plugin kept out is never loaded, not even to
+  // settle whose a name is.
   const Config& cfg = effective_config();
   if (const std::string why = backend_filter_reason(cfg, r.info.name); !why.empty()) {
     r.info.status = PluginStatus::Disabled;
@@ -125,6 +126,46 @@ bool PluginManager::Impl::check_identity(PluginRecord& r) {
       return false;
     }
   }
+  // Duplicates. A manifest's name is a claim until its library confirms it
+  // (load), so a claim never pushes out another plugin: two claims of a name
+  // both wait, and the first (in search order) whose library agrees with its
+  // manifest takes the name; the others are then refused without being loaded
+  // (register_plugin). A bare library's name is its own descriptor's: an
+  // earlier claim of that name is settled first, by loading it.
+  PluginRecord* other = find_named(r.info.name, &r);
+  while (other && other->info.status == PluginStatus::Available && other->info.has_manifest) {
+    if (r.info.has_manifest) return true;
+    load(*other);                                                // leaves it loaded or rejected
+    if (r.info.status != PluginStatus::Available) return false;  // the claim held: r was refused as its duplicate
+    other = find_named(r.info.name, &r);
+  }
+  if (other) {
+    reject(r, detail::concat("duplicate plugin name '", r.info.name, "': already provided by ", other->info.path));
+    return false;
+  }
+  return true;
+}
+
+bool PluginManager::Impl::keep_out_unidentified(PluginRecord& r, const std::filesystem::path& path) {
+  const Config& cfg = effective_config();
+  bool disables = false;
+  for (const auto& [name, settings] : cfg.plugins) disables |= settings.enabled && !*settings.enabled;
+  if (!disables && !cfg.backends_deny && !cfg.backends_allow) return false;
+  // Its file name is all that is known of it without running its code.
+  std::string stem = path.stem().string();
+  if (stem.rfind("axle_", 0) == 0) stem.erase(0, 5);
+  std::string why = backend_filter_reason(cfg, stem);
+  if (auto it = cfg.plugins.find(stem);
+      why.empty() && it != cfg.plugins.end() && it->second.enabled && !*it->second.enabled)
+    why = "disabled by configuration (plugins." + stem + ".enabled = false)";
+  r.info.status = PluginStatus::Disabled;
+  r.info.reason = why.empty() ? std::string(
+                                    "not loaded: it has no manifest, and the configuration keeps plugins out by "
+                                    "name (backends.allow, backends.deny or plugins.<name>.enabled), which "
+                                    "cannot be checked without running its code; give it a manifest "
+                                    "(axle-plugin-manifest)")
+                              : why + " (by its file name: it has no manifest)";
+  AXLE_LOG(LogLevel::Info, "plugin ", r.info.path, " ", r.info.reason);
   return true;
 }
 

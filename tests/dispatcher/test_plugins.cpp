@@ -41,6 +41,8 @@ TEST_CASE("each broken plugin is rejected with its reason and the rest keep work
       {"lying_manifest.so", "does not match the library"},
       {"bad_struct_size.so", "struct_size"},
       {"bad_manifest.so", "manifest"},
+      {"claims_reference.so", "name: manifest says 'reference', library says 'impostor'"},
+      {"shapeless_kernel.so", "operator 'sum' has no shape function"},
   };
   for (const Expect& e : expected) {
     CAPTURE(e.file);
@@ -65,6 +67,38 @@ TEST_CASE("each broken plugin is rejected with its reason and the rest keep work
   REQUIRE(ref != nullptr);
   CHECK(ref->status == PluginStatus::Loaded);
   CHECK(ref->has_manifest);
+}
+
+TEST_CASE("a manifest claiming another plugin's name does not push that plugin out") {
+  // claims_reference.json (the broken folder, searched first) says "reference"
+  // for a library named "impostor". The claim waits for its library to confirm
+  // it; the lie rejects it, and the real reference plugin (and with it the cpu
+  // device's runtime) is loaded.
+  CHECK(ones({2}).sum().item<double>() == 2);
+  const auto infos = plugins();
+  const PluginInfo* liar = by_file(infos, "claims_reference.so");
+  REQUIRE(liar != nullptr);
+  CHECK(liar->status == PluginStatus::Rejected);
+  const PluginInfo* ref = by_name(infos, "reference");
+  REQUIRE(ref != nullptr);
+  CHECK(std::filesystem::path(ref->path).filename() == "axle_reference.so");
+  CHECK(ref->status == PluginStatus::Loaded);
+  CHECK(device_runtime(DeviceType("cpu")).device_count() == 1);
+  int references = 0;
+  for (const auto& p : infos) references += p.name == "reference" && p.status != PluginStatus::Rejected;
+  CHECK(references == 1);
+}
+
+TEST_CASE("a kernel for an op without a shape function is refused at load time; the op keeps working") {
+  // shapeless_kernel registers a cpu kernel for `sum` (composite-only): with it
+  // in front of the composite, every cpu sum failed.
+  CHECK(ones({3}).sum().item<double>() == 3);
+  const auto infos = plugins();
+  const PluginInfo* p = by_file(infos, "shapeless_kernel.so");
+  REQUIRE(p != nullptr);
+  CHECK(p->status == PluginStatus::Rejected);
+  for (const auto& r : explain("sum"))
+    for (const auto& c : r.chain) CHECK(c.plugin != "shapeless_kernel");
 }
 
 TEST_CASE("load_plugin on a broken file raises PluginError with the reason") {

@@ -137,6 +137,11 @@ static axle_status register_plugin(const axle_registrar* r) {
 #if defined(ABI10_DEVICE)
   return r->register_device_type(r->context, &kOld);
 #endif
+#if defined(BROKEN_SHAPELESS)
+  /* `sum` over every dim is composite-only (no shape function): a kernel in
+   * front of its composite would break every cpu sum. */
+  return r->register_kernel(r->context, "sum", "cpu", &neg_f32, NULL, "tests/plugins/broken/broken.c:neg_f32");
+#endif
 #if defined(GOOD_MINIMAL)
   return r->register_kernel(r->context, "neg", "cpu", &neg_f32, NULL, "tests/plugins/broken/broken.c:neg_f32");
 #else
