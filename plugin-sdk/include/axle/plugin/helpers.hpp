@@ -285,14 +285,8 @@ inline bool views_overlap(const axle_tensor_view& a, const axle_tensor_view& b) 
 // ------------------------------------------------------------ strided N-d loop
 constexpr int kMaxDims = 64;
 
-// Iterates over every index of `sizes` (the output shape) and calls
-// fn(char* ptrs[N]) with one byte pointer per operand. Operand k is viewed
-// through `views[k]`, right-aligned to the output shape; a dimension of size 1
-// (or missing) broadcasts with stride 0. The innermost dimension runs as a
-// tight loop. The loop state is in fixed arrays of kMaxDims entries: when
-// `ndim` or an operand's rank is negative or above kMaxDims (axle makes no
-// such tensor) it calls nothing, writes nothing and returns false; a kernel
-// that may see one checks ranks_fit() first and reports the error.
+// Whether the loops below can run over rank `ndim` with these operands: every
+// rank in [0, kMaxDims].
 template <size_t N>
 inline bool ranks_fit(int32_t ndim, const std::array<const axle_tensor_view*, N>& views) {
   if (ndim < 0 || ndim > kMaxDims) return false;
@@ -301,6 +295,14 @@ inline bool ranks_fit(int32_t ndim, const std::array<const axle_tensor_view*, N>
   return true;
 }
 
+// Iterates over every index of `sizes` (the output shape) and calls
+// fn(char* ptrs[N]) with one byte pointer per operand. Operand k is viewed
+// through `views[k]`, right-aligned to the output shape; a dimension of size 1
+// (or missing) broadcasts with stride 0. The innermost dimension runs as a
+// tight loop. The loop state is in fixed arrays of kMaxDims entries: when
+// `ndim` or an operand's rank is negative or above kMaxDims (axle makes no
+// such tensor) it calls nothing, writes nothing and returns false; a kernel
+// that may see one checks ranks_fit() first and reports the error.
 template <size_t N, typename Fn>
 inline bool for_each_element(int32_t ndim, const int64_t* sizes, const std::array<const axle_tensor_view*, N>& views,
                              Fn&& fn) {
