@@ -147,18 +147,15 @@ def test_npy_structured_dtype_is_refused(tmp_path):
     ("{'descr': '<c16', 'fortran_order': False, 'shape': (1,)}", "unsupported dtype"),
     ("{'descr': '>f8', 'fortran_order': False, 'shape': (1,)}", "unsupported dtype"),
     ("{'descr': 5, 'fortran_order': False, 'shape': (1,)}", "dtype string"),
-    ("[" * 100000, "nested deeper"),
-    ("{'descr': '<f8', 'fortran_order': False, 'shape': " + "(" * 5000 + "1," + ")" * 5000 + "}", "nested deeper"),
+    ("[" * 9000, "nested deeper"),
+    ("{'descr': '<f8', 'fortran_order': False, 'shape': " + "(" * 3000 + "1," + ")" * 3000 + "}", "nested deeper"),
     ("{'descr': '<f8', 'fortran_order': False, 'shape': (" + "1, " * 70 + ")}", "at most 64"),
     ("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4611686018427387904)}",
      "overflows"),
-])
+], ids=lambda v: v[:40])
 def test_malformed_npy_headers_raise_value_error(tmp_path, header, match):
     p = tmp_path / "bad.npy"
-    data = npy_bytes(header, b"\0" * 8)
-    if len(header) > 10000:  # past numpy's cap: the same bytes as a version 2 header, past the cap too
-        data = b"\x93NUMPY\x01\x00" + struct.pack("<H", 9000) + header.encode()[:9000] + b"\0" * 8
-    p.write_bytes(data)
+    p.write_bytes(npy_bytes(header, b"\0" * 8))
     with pytest.raises(axle.ValueError, match=match):
         axle.load(p)
 
@@ -204,7 +201,7 @@ def test_safetensors_deep_nesting_is_refused_not_a_stack_overflow(tmp_path):
     (b'{"a":{"dtype":"U8","shape":[' + b"1," * 69 + b'1],"data_offsets":[0,1]}}', b"\1", "at most 64"),
     # the header must be an object
     (b' {"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}}', b"\1", "JSON object"),
-])
+], ids=lambda v: v[-30:].decode("latin1") if isinstance(v, bytes) else v[:30])
 def test_safetensors_validation_matches_the_reference_loader(tmp_path, header, data, match):
     p = tmp_path / "bad.safetensors"
     p.write_bytes(safetensors_bytes(None, data, header))
@@ -218,6 +215,6 @@ def test_safetensors_zero_size_tensors_and_any_offset_order(tmp_path):
               "b": {"dtype": "U8", "shape": [1], "data_offsets": [1, 2]},
               "a": {"dtype": "U8", "shape": [1], "data_offsets": [0, 1]},
               "__metadata__": {"k": "v"}}
-    p.write_bytes(safetensors_bytes(header, b"\7\8"))
+    p.write_bytes(safetensors_bytes(header, b"\x07\x08"))
     d = axle.load(p)
     assert d["a"].tolist() == [7] and d["b"].tolist() == [8] and list(d["z"].shape) == [0, 3]
