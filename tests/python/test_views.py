@@ -219,7 +219,10 @@ def test_at_most_64_dims_everywhere_a_tensor_is_made():
     t = axle.zeros(*[1] * 64)
     assert t.dim() == 64 and t.sum().item() == 0 and (t + 1).sum().item() == 1
     one = axle.ones(1)
-    for make in [lambda: axle.zeros(*[1] * 70), lambda: axle.empty([1] * 65), lambda: axle.ones([1] * 65),
+    deep = [1.0]
+    for _ in range(100000):  # the nested-data converter recursed once per level
+        deep = [deep]
+    for make in [lambda: axle.zeros(*[1] * 70), lambda: axle.tensor(deep), lambda: axle.empty([1] * 65), lambda: axle.ones([1] * 65),
                  lambda: axle.full([1] * 65, 2.0), lambda: t.unsqueeze(0), lambda: one.view(*[1] * 65),
                  lambda: one.reshape([1] * 65), lambda: one.expand(*[1] * 65),
                  lambda: one.as_strided([1] * 65, [1] * 65), lambda: t[None]]:
