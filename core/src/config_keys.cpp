@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_limits.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -23,8 +25,8 @@ using nlohmann::json;
 namespace {
 
 [[noreturn]] void type_error(std::string_view source, const std::string& path, const char* expected, const json& v) {
-  throw ConfigError(
-      detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ", v.dump()));
+  throw ConfigError(detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ",
+                                   detail::json_excerpt(v)));
 }
 
 void check_keys(std::string_view source, const std::string& prefix, const json& obj,
@@ -398,6 +400,10 @@ const std::vector<std::string>& known_config_keys() {
 }
 
 Config Config::parse(std::string_view json_text, std::string_view source) {
+  // Bounded before parsing: messages dump values, and dump() recurses.
+  if (detail::json_depth(json_text) > detail::kMaxJsonDepth)
+    throw ConfigError(
+        detail::concat(source, ": malformed JSON: nested deeper than ", detail::kMaxJsonDepth, " levels"));
   json doc;
   try {
     doc = json::parse(json_text);

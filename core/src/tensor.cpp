@@ -7,18 +7,33 @@
 
 #include <axle/plugin/helpers.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 namespace axle {
 
 int64_t checked_numel(const IntList& sizes) {
-  int64_t n = 1;
+  // The product skipping zeros must fit as well (numpy's size check): the
+  // contiguous strides of [0, 2^62, 2^62] would overflow although it has no
+  // elements.
+  int64_t span = 1;
+  bool empty = false;
   for (int64_t s : sizes) {
     AXLE_CHECK(s >= 0, ValueError, "negative dimension ", s, " in size ", shape_string(sizes));
-    AXLE_CHECK(!__builtin_mul_overflow(n, s, &n), ValueError, "tensor size ", shape_string(sizes),
-               " overflows int64: too many elements");
+    AXLE_CHECK(!__builtin_mul_overflow(span, std::max<int64_t>(s, 1), &span), ValueError, "tensor size ",
+               shape_string(sizes), " overflows int64: too many elements");
+    empty |= s == 0;
   }
-  return n;
+  return empty ? 0 : span;
+}
+
+// Device loops size their per-dimension arrays by the SDK's bounds.
+static_assert(kMaxTensorDims == plugin::kMaxDims && kMaxTensorDims == plugin::kMaxLayoutRank,
+              "the tensor rank bound and the plugin SDK's loop bounds differ");
+
+void check_tensor_rank(size_t ndim, const char* op) {
+  AXLE_CHECK(ndim <= static_cast<size_t>(kMaxTensorDims), ShapeError, op, "(): a tensor of ", ndim,
+             " dimensions; tensors have at most ", kMaxTensorDims, " dimensions");
 }
 
 IntList contiguous_strides(const IntList& sizes) {
@@ -43,6 +58,7 @@ Tensor make_empty(const IntList& sizes, DType dtype, const Device& device) {
 }
 
 Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
+  check_tensor_rank(sizes.size(), "empty");
   const int64_t n = checked_numel(sizes);
   size_t nbytes = 0;
   AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dtype), &nbytes), ValueError, "tensor of ", n,
@@ -56,6 +72,9 @@ Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
 }
 
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
+  check_tensor_rank(sizes.size(), "view");
+  AXLE_INTERNAL_ASSERT(sizes.size() == strides.size(), "make_view(): ", sizes.size(), " sizes but ", strides.size(),
+                       " strides");
   auto impl = std::allocate_shared<TensorImpl>(detail::RecyclingAllocator<TensorImpl>());
   impl->storage = base.storage();
   impl->sizes = std::move(sizes);

@@ -16,6 +16,7 @@ namespace {
 
 // Resolves a single -1 in `shape` against `numel` (torch's infer_size).
 IntList infer_size(const IntList& shape, int64_t numel, const char* op) {
+  check_tensor_rank(shape.size(), op);
   IntList out = shape;
   int64_t known = 1;
   std::optional<size_t> infer;
@@ -92,6 +93,7 @@ Tensor Tensor::view(const IntList& shape) const {
 }
 
 Tensor Tensor::as_strided(const IntList& sz, const IntList& st, std::optional<int64_t> offset) const {
+  check_tensor_rank(sz.size(), "as_strided");
   AXLE_CHECK(sz.size() == st.size(), ShapeError, "as_strided(): mismatch in length of strides and shape (", sz.size(),
              " vs ", st.size(), ")");
   const int64_t off = offset.value_or(storage_offset());
@@ -187,6 +189,7 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
 }
 
 Tensor Tensor::expand(const IntList& target) const {
+  check_tensor_rank(target.size(), "expand");
   const int64_t n = dim(), m = static_cast<int64_t>(target.size());
   AXLE_CHECK(m >= n, ShapeError, "expand(): the number of sizes provided (", m,
              ") must be greater or equal to the number of dimensions in the tensor (", n, ")");
@@ -237,6 +240,7 @@ Tensor Tensor::squeeze(int64_t d) const {
 }
 
 Tensor Tensor::unsqueeze(int64_t d) const {
+  check_tensor_rank(sizes().size() + 1, "unsqueeze");
   d = wrap_dim(d, dim() + 1, "unsqueeze");
   IntList sz = sizes(), st = strides();
   const int64_t new_stride = d >= dim() ? 1 : sizes()[d] * strides()[d];

@@ -7,6 +7,7 @@
 #include <axle/parity.h>
 #include <axle/serialization.h>
 
+#include "json_limits.h"
 #include "observe.h"
 
 #include <nlohmann/json.hpp>
@@ -262,13 +263,14 @@ json encode(const Value& v, const std::string& name, std::map<std::string, Tenso
 Tensor named(const std::map<std::string, Tensor>& tensors, const json& name, const std::string& path) {
   if (!name.is_string()) bad_file(path, "a tensor reference is not a string");
   auto it = tensors.find(name.get<std::string>());
-  if (it == tensors.end()) bad_file(path, "names tensor '" + name.get<std::string>() + "', which the file lacks");
+  if (it == tensors.end())
+    bad_file(path, "names tensor '" + detail::excerpt(name.get<std::string>()) + "', which the file lacks");
   return it->second;
 }
 
 Value decode(const json& j, const std::map<std::string, Tensor>& tensors, const std::string& path) {
   if (j.is_null()) return Value();
-  if (!j.is_object() || j.size() < 1) bad_file(path, "a value is not an object: " + j.dump());
+  if (!j.is_object() || j.size() < 1) bad_file(path, "a value is not an object: " + detail::json_excerpt(j));
   if (j.contains("tensor")) {
     Tensor t = named(tensors, j["tensor"], path);
     t.unsafe_impl().wrapped_number = j.value("wrapped", false);
@@ -288,7 +290,7 @@ Value decode(const json& j, const std::map<std::string, Tensor>& tensors, const 
         const std::string s = x.get<std::string>();
         if (s == "nan") return Value(std::nan(""));
         if (s == "inf" || s == "-inf") return Value(s == "inf" ? HUGE_VAL : -HUGE_VAL);
-        bad_file(path, "bad double '" + s + "'");
+        bad_file(path, "bad double '" + detail::excerpt(s) + "'");
       }
       return Value(x.get<double>());
     }
@@ -305,9 +307,9 @@ Value decode(const json& j, const std::map<std::string, Tensor>& tensors, const 
       return gen;
     }
   } catch (const json::exception& e) {
-    bad_file(path, std::string("malformed value ") + j.dump() + ": " + e.what());
+    bad_file(path, std::string("malformed value ") + detail::json_excerpt(j) + ": " + e.what());
   }
-  bad_file(path, "unknown value " + j.dump());
+  bad_file(path, "unknown value " + detail::json_excerpt(j));
 }
 
 constexpr const char* kMetadataKey = "axle.recording";
@@ -335,6 +337,8 @@ Recording Recording::load(const std::string& path) {
   const auto tensors = load_safetensors(path, &metadata);
   auto it = metadata.find(kMetadataKey);
   if (it == metadata.end()) bad_file(path, std::string("not an axle recording (no '") + kMetadataKey + "' metadata)");
+  if (detail::json_depth(it->second) > detail::kMaxJsonDepth)
+    bad_file(path, detail::concat("malformed call list: nested deeper than ", detail::kMaxJsonDepth, " levels"));
   json list;
   try {
     list = json::parse(it->second);
@@ -346,7 +350,7 @@ Recording Recording::load(const std::string& path) {
   for (const json& c : list) {
     if (!c.is_object() || !c.contains("op") || !c["op"].is_string() || !c.contains("args") || !c["args"].is_array() ||
         !c.contains("outputs") || !c["outputs"].is_array())
-      bad_file(path, "a call lacks op/args/outputs: " + c.dump().substr(0, 200));
+      bad_file(path, "a call lacks op/args/outputs: " + detail::json_excerpt(c, 200));
     RecordedCall call;
     call.op = c["op"].get<std::string>();
     find_op(call.op);  // an unknown operator is a NotImplementedError naming it

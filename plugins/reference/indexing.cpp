@@ -21,6 +21,7 @@ namespace {
 // Calls fn(coord) for every coordinate of `sizes` in row-major order.
 template <typename Fn>
 void for_each_coord(int32_t ndim, const int64_t* sizes, Fn&& fn) {
+  if (ndim < 0 || ndim > kMaxDims) return;  // axle makes no such tensor; coord has kMaxDims entries
   for (int32_t d = 0; d < ndim; ++d)
     if (sizes[d] == 0) return;
   int64_t coord[kMaxDims] = {0};

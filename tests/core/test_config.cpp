@@ -54,6 +54,18 @@ TEST_CASE("wrong types and values name the JSON path") {
   CHECK(error_of("[]").find("must be an object") != std::string::npos);
 }
 
+TEST_CASE("deeply nested or huge values are errors with short messages, not stack overflows") {
+  // dump() of a value nested 300,000 deep recursed past the stack in the error path.
+  const std::string deep = R"({"log_level": )" + std::string(300000, '[') + std::string(300000, ']') + "}";
+  CHECK(error_of(deep).find("nested deeper than 128 levels") != std::string::npos);
+  // Brackets inside strings do not count; a wrong-typed value is cut in the message.
+  const std::string e = error_of(R"({"plugin_paths": ")" + std::string(100000, '[') + R"("})");
+  CHECK(e.find("'plugin_paths' must be an array") != std::string::npos);
+  CHECK(e.size() < 400);
+  const std::string nested = R"({"plugin_paths": )" + std::string(100, '[') + std::string(100, ']') + "}";
+  CHECK(error_of(nested).find("plugin_paths[0]") != std::string::npos);
+}
+
 TEST_CASE("later layers win") {
   Config base = Config::parse(R"({"log_level": "info", "fallback": {"policy": "silent"}})", "a");
   base.merge(Config::parse(R"({"log_level": "error"})", "b"));

@@ -177,6 +177,32 @@ TEST_CASE("from_blob wraps external memory and runs the deleter") {
   CHECK(deleted == 1);
 }
 
+TEST_CASE("from_blob checks the rank and computes its extent without overflow") {
+  float data[4] = {1, 2, 3, 4};
+  // (2^40 - 1) * 2^24 elements wrapped around int64: a small storage under a huge view.
+  CHECK_THROWS_AS(from_blob(data, {int64_t(1) << 40}, {int64_t(1) << 24}, nullptr, TensorOptions()), ValueError);
+  CHECK_THROWS_AS(from_blob(data, {int64_t(1) << 62}, TensorOptions()), ValueError);  // 2^64 bytes
+  CHECK_THROWS_AS(from_blob(data, IntList(65, 1), TensorOptions()), ShapeError);
+  const Tensor t = from_blob(data, IntList(64, 1), TensorOptions());
+  CHECK(t.dim() == 64);
+  CHECK(sum(t).item<double>() == 1);
+  CHECK(from_blob(data, {2, 2}, {1, 2}, nullptr, TensorOptions()).storage()->nbytes == 16);
+}
+
+TEST_CASE("tensors have at most 64 dimensions, wherever they are made") {
+  CHECK_THROWS_AS(zeros(IntList(70, 1)), ShapeError);
+  CHECK_THROWS_AS(make_empty(IntList(65, 1), kFloat32, Device("cpu")), ShapeError);
+  const Tensor t = zeros(IntList(64, 1));
+  CHECK(sum(t).item<double>() == 0);
+  CHECK_THROWS_AS(t.unsqueeze(0), ShapeError);
+  CHECK_THROWS_AS(t.view(IntList(65, 1)), ShapeError);
+  CHECK_THROWS_AS(t.expand(IntList(65, 1)), ShapeError);
+  CHECK_THROWS_AS(t.as_strided(IntList(65, 1), IntList(65, 1)), ShapeError);
+  CHECK_THROWS_AS(t.reshape(IntList(65, 1)), ShapeError);
+  // A shape whose elements are few but whose strides would overflow.
+  CHECK_THROWS_AS(zeros({0, int64_t(1) << 62, int64_t(1) << 62}), ValueError);
+}
+
 TEST_CASE("unknown ops and devices are typed errors") {
   CHECK_THROWS_AS(call_op("no_such_op", {}), NotImplementedError);
   CHECK_THROWS_AS(ones({2}, TensorOptions().device("nodevice")), DeviceError);

@@ -1,4 +1,5 @@
 """Zero-copy interop with numpy and lifetimes."""
+import ctypes
 import gc
 
 import numpy as np
@@ -98,6 +99,71 @@ def test_dlpack_errors():
         axle.ones(2, dtype=axle.bool).__dlpack__()
     with pytest.raises(axle.ValueError):
         axle.from_dlpack(object())
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+def crafted_capsule(shape, strides=None, ndim=None, nbytes=64, byte_offset=0):
+    """A 'dltensor' capsule over a float32 buffer of `nbytes`, with whatever
+    metadata a producer claims (no deleter); returns it and what keeps its
+    memory alive."""
+    buf = ctypes.create_string_buffer(nbytes)
+    shp = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+    st = (ctypes.c_int64 * max(len(strides), 1))(*strides) if strides is not None else None
+    m = _DLManagedTensor()
+    m.dl_tensor.data = ctypes.addressof(buf)
+    m.dl_tensor.device = _DLDevice(1, 0)  # kDLCPU
+    m.dl_tensor.ndim = len(shape) if ndim is None else ndim
+    m.dl_tensor.dtype = _DLDataType(2, 32, 1)  # kDLFloat, 32 bits
+    m.dl_tensor.shape = shp
+    m.dl_tensor.strides = st
+    m.dl_tensor.byte_offset = byte_offset
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(ctypes.addressof(m), b"dltensor", None), (buf, shp, st, m)
+
+
+def test_dlpack_crafted_capsule_imports():
+    cap, keep = crafted_capsule([2, 3], [1, 2], nbytes=24)
+    ctypes.memmove(keep[0], np.arange(6, dtype=np.float32).tobytes(), 24)
+    t = axle.from_dlpack(cap)
+    assert t.shape == (2, 3) and t.stride() == (1, 2)
+    assert t.tolist() == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(shape=[4], ndim=-1), "ndim -1"),
+    (dict(shape=[4], ndim=2**31 - 1), "ndim 2147483647"),
+    (dict(shape=[1] * 70), "ndim 70"),
+    (dict(shape=[-4]), "negative size"),
+    (dict(shape=[2**62, 4]), "overflows int64"),
+    (dict(shape=[2**62]), "reach past"),               # 2^62 float32: 2^64 bytes
+    (dict(shape=[2**40], strides=[2**24]), "reach past"),  # the extent overflows int64
+    (dict(shape=[4], strides=[-1]), "negative strides"),
+    (dict(shape=[4], byte_offset=2**64 - 8), "byte_offset"),
+])
+def test_dlpack_producer_metadata_is_validated(kwargs, match):
+    cap, keep = crafted_capsule(**kwargs)
+    with pytest.raises(axle.ValueError, match=match):
+        axle.from_dlpack(cap)
+    del keep
 
 
 def test_importing_axle_after_torch_works():

@@ -211,3 +211,20 @@ def test_flatten_copies_only_when_it_must():
     assert x._same_storage(axle.flatten(x))
     assert not x._same_storage(axle.flatten(x.transpose(0, 2)))
     assert axle.flatten(x, 1, 1) is not None and x._same_storage(axle.flatten(x, 1, 1))
+
+
+def test_at_most_64_dims_everywhere_a_tensor_is_made():
+    # Device loops keep per-dimension state in 64-entry arrays: more dims wrote
+    # past them (axle.zeros(*[1] * 70).sum() smashed the stack).
+    t = axle.zeros(*[1] * 64)
+    assert t.dim() == 64 and t.sum().item() == 0 and (t + 1).sum().item() == 1
+    one = axle.ones(1)
+    deep = [1.0]
+    for _ in range(100000):  # the nested-data converter recursed once per level
+        deep = [deep]
+    for make in [lambda: axle.zeros(*[1] * 70), lambda: axle.tensor(deep), lambda: axle.empty([1] * 65), lambda: axle.ones([1] * 65),
+                 lambda: axle.full([1] * 65, 2.0), lambda: t.unsqueeze(0), lambda: one.view(*[1] * 65),
+                 lambda: one.reshape([1] * 65), lambda: one.expand(*[1] * 65),
+                 lambda: one.as_strided([1] * 65, [1] * 65), lambda: t[None]]:
+        with pytest.raises(axle.ShapeError, match="at most 64 dimensions"):
+            make()

@@ -264,3 +264,25 @@ TEST_CASE("contiguous_same_shape is the fast-path test") {
   const View high(big, big);
   CHECK_FALSE(contiguous_same_shape<1>({&high.v}));
 }
+
+TEST_CASE("for_each_element and map_elements decline ranks above kMaxDims instead of overflowing") {
+  std::vector<float> data(1, 1.0f);
+  std::vector<int64_t> ones(kMaxDims + 6, 1);
+  View high(ones, ones);
+  high.v.data = data.data();
+  int calls = 0;
+  CHECK_FALSE(for_each_element<1>(high.v.ndim, high.v.sizes, {&high.v}, [&](char**) { ++calls; }));
+  CHECK(calls == 0);
+  CHECK_FALSE(map_elements<double, 1>(high.v, {&high.v}, [](double x) { return x + 1; }));
+  CHECK(data[0] == 1.0f);
+  View neg({}, {});
+  neg.v.ndim = -1;
+  CHECK_FALSE(for_each_element<1>(-1, nullptr, {&neg.v}, [&](char**) { ++calls; }));
+  CHECK(calls == 0);
+  // At the bound it runs: 64 dims of size 1 is one element.
+  std::vector<int64_t> max_ones(kMaxDims, 1);
+  View at(max_ones, max_ones);
+  at.v.data = data.data();
+  CHECK(for_each_element<1>(at.v.ndim, at.v.sizes, {&at.v}, [&](char**) { ++calls; }));
+  CHECK(calls == 1);
+}

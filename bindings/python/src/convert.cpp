@@ -189,6 +189,9 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
     const int64_t n = static_cast<int64_t>(py::len(obj));
     if (depth == f.shape.size()) {
       AXLE_CHECK(f.values.empty() || depth > 0, ValueError, "tensor(): expected sequence of length ", n);
+      // Bounds the recursion too: a list nested 100,000 deep overflowed the stack.
+      AXLE_CHECK(depth < static_cast<size_t>(kMaxTensorDims), ShapeError, "tensor(): a sequence nested more than ",
+                 kMaxTensorDims, " deep; tensors have at most ", kMaxTensorDims, " dimensions");
       f.shape.push_back(n);
     } else if (depth > f.shape.size() || f.shape[depth] != n) {
       throw ValueError(detail::concat("tensor(): expected sequence of length ",

@@ -225,10 +225,24 @@ Tensor from_dlpack(const py::object& obj) {
   const DLTensor& dl = m->dl_tensor;
   const Device device = axle_device_of(dl.device, "from_dlpack()");
   const DType dt = axle_dtype_of(dl.dtype);
+  // The producer's metadata is checked before it is read: the rank (then
+  // shape and strides hold that many entries), sizes whose product fits
+  // (checked_numel) and a byte extent that does (from_blob).
+  AXLE_CHECK(dl.ndim >= 0 && dl.ndim <= kMaxTensorDims, ValueError, "from_dlpack(): ndim ", dl.ndim, " is outside [0, ",
+             kMaxTensorDims, "]");
+  AXLE_CHECK(dl.ndim == 0 || dl.shape != nullptr, ValueError, "from_dlpack(): ndim ", dl.ndim, " but no shape");
   IntList sizes(dl.shape, dl.shape + dl.ndim);
+  for (int64_t s : sizes)
+    AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative size ", s, " in shape ", shape_string(sizes));
+  const int64_t numel = checked_numel(sizes);
   IntList strides = dl.strides ? IntList(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
   for (int64_t s : strides) AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative strides are not supported");
-  void* data = static_cast<char*>(dl.data) + dl.byte_offset;
+  AXLE_CHECK(numel == 0 || dl.data != nullptr, ValueError, "from_dlpack(): a NULL data pointer for ", numel,
+             " elements");
+  uintptr_t address = 0;
+  AXLE_CHECK(!__builtin_add_overflow(reinterpret_cast<uintptr_t>(dl.data), dl.byte_offset, &address), ValueError,
+             "from_dlpack(): byte_offset ", dl.byte_offset, " overflows the data pointer");
+  void* data = reinterpret_cast<void*>(address);
   // The producer's deleter may touch Python objects (numpy's does): hold the GIL.
   Tensor t = from_blob(
       data, sizes, strides,

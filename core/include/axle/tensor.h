@@ -151,9 +151,16 @@ class AXLE_API Tensor {
 
 // "[2, 3]": sizes for messages.
 AXLE_API std::string shape_string(const IntList& sizes);
+// The most dimensions a tensor may have (torch's bound too): device loops keep
+// per-dimension state in fixed arrays of this size (the plugin SDK's kMaxDims).
+inline constexpr int64_t kMaxTensorDims = 64;
+// Throws ShapeError naming `op` when `ndim` is above kMaxTensorDims. Every tensor
+// is made through make_empty, make_view or from_blob, which check it.
+AXLE_API void check_tensor_rank(size_t ndim, const char* op);
 // Contiguous (row-major) strides for `sizes`.
 AXLE_API IntList contiguous_strides(const IntList& sizes);
-// Product of sizes; throws ValueError on negative sizes or int64 overflow.
+// Product of sizes; throws ValueError on negative sizes or int64 overflow (of
+// the product with zeros skipped too, so contiguous strides always fit).
 AXLE_API int64_t checked_numel(const IntList& sizes);
 // Wraps a dim in [-ndim, ndim) into [0, ndim); throws IndexError naming both.
 AXLE_API int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op = nullptr);

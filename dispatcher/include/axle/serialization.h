@@ -1,7 +1,14 @@
 // Saving and loading tensors: the safetensors format (a JSON header naming each
 // tensor's dtype, shape and byte range, then the raw little-endian data) and
 // numpy's .npy (one tensor). Files are read fully validated: a malformed file is
-// a ValueError naming the file and what is wrong, never a crash.
+// a ValueError naming the file and what is wrong, never a crash. safetensors
+// files are checked as the reference loader (the safetensors crate) checks
+// them: a header of at most 100 MB nested at most 128 deep, no duplicate keys,
+// "__metadata__" values strings, data_offsets that tile the data exactly, shapes
+// whose sizes fit. A .npy header is parsed as the Python literal it is (at most
+// 10,000 bytes, numpy's limit; exactly the keys descr, fortran_order and shape);
+// structured and other dtypes axle lacks are refused. Either way a tensor has at
+// most 64 dimensions (kMaxTensorDims).
 #pragma once
 
 #include <axle/export.h>

@@ -36,17 +36,29 @@ Tensor empty_like(const Tensor& t, const TensorOptions& o) {
 
 Tensor from_blob(void* data, const IntList& sizes, const IntList& strides, std::function<void(void*)> deleter,
                  const TensorOptions& o) {
+  check_tensor_rank(sizes.size(), "from_blob");
   AXLE_CHECK(sizes.size() == strides.size(), ShapeError, "from_blob(): ", sizes.size(), " sizes but ", strides.size(),
              " strides");
   const int64_t n = checked_numel(sizes);
-  int64_t extent = n == 0 ? 0 : 1;
-  for (size_t i = 0; i < sizes.size() && n > 0; ++i) {
-    AXLE_CHECK(strides[i] >= 0, ValueError, "from_blob(): negative stride ", strides[i]);
-    extent += (sizes[i] - 1) * strides[i];
-  }
+  // The bytes the view reaches: (1 + sum((size - 1) * stride)) elements, in
+  // overflow-checked arithmetic.
+  int64_t extent = n == 0 ? 0 : 1, step = 0;
+  size_t nbytes = 0;
   const DType dt = o.dtype();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    AXLE_CHECK(strides[i] >= 0, ValueError, "from_blob(): negative stride ", strides[i]);
+    if (n == 0) continue;
+    AXLE_CHECK(
+        !__builtin_mul_overflow(sizes[i] - 1, strides[i], &step) && !__builtin_add_overflow(extent, step, &extent),
+        ValueError, "from_blob(): size ", shape_string(sizes), " and stride ", shape_string(strides),
+        " reach past what int64 can count");
+  }
+  AXLE_CHECK(!__builtin_mul_overflow(static_cast<size_t>(extent), element_size(dt), &nbytes) &&
+                 nbytes <= static_cast<size_t>(INT64_MAX),
+             ValueError, "from_blob(): size ", shape_string(sizes), " and stride ", shape_string(strides), " of ",
+             dtype_name(dt), " reach past the address space");
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = wrap_storage(data, static_cast<size_t>(extent) * element_size(dt), o.device(), std::move(deleter));
+  impl->storage = wrap_storage(data, nbytes, o.device(), std::move(deleter));
   impl->sizes = sizes;
   impl->strides = strides;
   impl->dtype = dt;

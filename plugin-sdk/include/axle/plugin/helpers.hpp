@@ -285,14 +285,28 @@ inline bool views_overlap(const axle_tensor_view& a, const axle_tensor_view& b) 
 // ------------------------------------------------------------ strided N-d loop
 constexpr int kMaxDims = 64;
 
+// Whether the loops below can run over rank `ndim` with these operands: every
+// rank in [0, kMaxDims].
+template <size_t N>
+inline bool ranks_fit(int32_t ndim, const std::array<const axle_tensor_view*, N>& views) {
+  if (ndim < 0 || ndim > kMaxDims) return false;
+  for (size_t k = 0; k < N; ++k)
+    if (views[k]->ndim < 0 || views[k]->ndim > kMaxDims) return false;
+  return true;
+}
+
 // Iterates over every index of `sizes` (the output shape) and calls
 // fn(char* ptrs[N]) with one byte pointer per operand. Operand k is viewed
 // through `views[k]`, right-aligned to the output shape; a dimension of size 1
 // (or missing) broadcasts with stride 0. The innermost dimension runs as a
-// tight loop.
+// tight loop. The loop state is in fixed arrays of kMaxDims entries: when
+// `ndim` or an operand's rank is negative or above kMaxDims (axle makes no
+// such tensor) it calls nothing, writes nothing and returns false; a kernel
+// that may see one checks ranks_fit() first and reports the error.
 template <size_t N, typename Fn>
-inline void for_each_element(int32_t ndim, const int64_t* sizes, const std::array<const axle_tensor_view*, N>& views,
+inline bool for_each_element(int32_t ndim, const int64_t* sizes, const std::array<const axle_tensor_view*, N>& views,
                              Fn&& fn) {
+  if (!ranks_fit(ndim, views)) return false;
   int64_t strides[N][kMaxDims];  // byte strides aligned to the output
   char* base[N];
   for (size_t k = 0; k < N; ++k) {
@@ -306,10 +320,10 @@ inline void for_each_element(int32_t ndim, const int64_t* sizes, const std::arra
     base[k] = static_cast<char*>(v.data);
   }
   for (int32_t d = 0; d < ndim; ++d)
-    if (sizes[d] == 0) return;
+    if (sizes[d] == 0) return true;
   if (ndim == 0) {
     fn(base);
-    return;
+    return true;
   }
   int64_t index[kMaxDims] = {0};
   char* ptrs[N];
@@ -328,7 +342,7 @@ inline void for_each_element(int32_t ndim, const int64_t* sizes, const std::arra
       for (size_t k = 0; k < N; ++k) base[k] -= strides[k][d] * sizes[d];
       index[d] = 0;
     }
-    if (d < 0) return;
+    if (d < 0) return true;
   }
 }
 
@@ -346,8 +360,9 @@ inline double round_to(double v, axle_dtype d) {
 // every input is loaded and converted to T, the result stored in out's dtype.
 // With a floating output narrower than double, inputs of another dtype are first
 // rounded to the output dtype, as PyTorch casts operands to the common dtype.
+// False (nothing written) where for_each_element declines the ranks.
 template <typename T, size_t N, typename F>
-inline void map_elements(const axle_tensor_view& out, const std::array<const axle_tensor_view*, N>& in, F&& f) {
+inline bool map_elements(const axle_tensor_view& out, const std::array<const axle_tensor_view*, N>& in, F&& f) {
   std::array<const axle_tensor_view*, N + 1> views;
   views[0] = &out;
   for (size_t k = 0; k < N; ++k) views[k + 1] = in[k];
@@ -367,7 +382,7 @@ inline void map_elements(const axle_tensor_view& out, const std::array<const axl
       return load_as<T>(p, ids[k]);
     }
   };
-  for_each_element<N + 1>(out.ndim, out.sizes, views, [&](char** p) {
+  return for_each_element<N + 1>(out.ndim, out.sizes, views, [&](char** p) {
     if constexpr (N == 1) {
       store_from<T>(p[0], od, f(load(p[1], 0)));
     } else if constexpr (N == 2) {
