@@ -24,6 +24,10 @@ using nlohmann::json;
 
 namespace {
 
+// JSON text of v; invalid UTF-8 (from an environment variable) becomes U+FFFD
+// instead of a json::type_error escaping as an untyped exception.
+std::string dump(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 [[noreturn]] void type_error(std::string_view source, const std::string& path, const char* expected, const json& v) {
   throw ConfigError(detail::concat(source, ": '", path, "' must be ", expected, ", got ", v.type_name(), " ",
                                    detail::json_excerpt(v)));
@@ -100,7 +104,7 @@ Codec<std::string> string_codec(StringCheck check = nullptr) {
             if (check) check(text, variable);
             return std::string(text);
           },
-          [](const std::string& s) { return json(s).dump(); }};
+          [](const std::string& s) { return dump(json(s)); }};
 }
 
 // In an environment variable the strings are ':'-separated (AXLE_PLUGIN_PATH).
@@ -113,7 +117,7 @@ Codec<std::vector<std::string>> strings_codec() {
               if (!item.empty()) items.push_back(item);
             return items;
           },
-          [](const std::vector<std::string>& v) { return json(v).dump(); }};
+          [](const std::vector<std::string>& v) { return dump(json(v)); }};
 }
 
 Codec<bool> bool_codec() {
@@ -125,8 +129,11 @@ Codec<bool> bool_codec() {
 // `expected` words the range for the error ("an integer from 0 ... to 4096").
 Codec<int> int_codec(int64_t lo, int64_t hi, const char* expected) {
   return {[lo, hi, expected](const json& v, std::string_view source, const std::string& path) {
-            if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi)
-              type_error(source, path, expected, v);
+            // An unsigned JSON number is compared as one: 2^64 - 1 read as int64 would be -1.
+            const bool fits = v.is_number_unsigned()
+                                  ? hi >= 0 && v.get<uint64_t>() <= static_cast<uint64_t>(hi)
+                                  : v.is_number_integer() && v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+            if (!fits) type_error(source, path, expected, v);
             return v.get<int>();
           },
           nullptr, [](const int& i) { return std::to_string(i); }};
@@ -137,7 +144,7 @@ Codec<FallbackPolicy> policy_codec() {
             return parse_fallback_policy(get_string(source, path, v), source);
           },
           [](const char* text, const char* variable) { return parse_fallback_policy(text, variable); },
-          [](const FallbackPolicy& p) { return json(fallback_policy_name(p)).dump(); }};
+          [](const FallbackPolicy& p) { return dump(json(fallback_policy_name(p))); }};
 }
 
 using Flat = std::vector<std::pair<std::string, std::string>>;  // (dotted key, JSON text)
@@ -239,7 +246,7 @@ Row plugin_options(ConfigKey info) {
   r.parse = [](Config& c, const std::string& name, const json& v, std::string_view source, const std::string& path) {
     if (!v.is_object()) type_error(source, path, "an object", v);
     std::map<std::string, std::string>& options = c.plugins[name].options;
-    for (auto it = v.begin(); it != v.end(); ++it) options[it.key()] = it.value().dump();
+    for (auto it = v.begin(); it != v.end(); ++it) options[it.key()] = dump(it.value());
   };
   r.merge = [](Config& into, const Config& over) {
     for (const auto& [name, p] : over.plugins)
@@ -257,7 +264,7 @@ Row plugin_options(ConfigKey info) {
     if (sub.empty()) {  // the whole object
       json all = json::object();
       for (const auto& [k, v] : options) all[k] = json::parse(v);
-      return all.dump();
+      return dump(all);
     }
     auto o = options.find(std::string(sub));
     if (o == options.end()) return std::nullopt;
@@ -407,7 +414,7 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
   json doc;
   try {
     doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number such as 1e400
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);

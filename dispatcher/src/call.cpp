@@ -4,6 +4,7 @@
 // outputs). What it hands off lives by concept next to it (call_internal.h).
 #include "call_internal.h"
 #include "observe.h"
+#include "ops/shape_util.h"
 #include "registry.h"
 
 #include <axle/logging.h>
@@ -331,6 +332,8 @@ void describe(CallInfo* info, const Candidate& c) {
 
 // The call path. `info` (trace mode and the parity recorder only) learns what ran.
 Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info) {
+  for (size_t i : op.overlap_checked)
+    if (i < args.size() && args[i].is_tensor()) shape::check_no_internal_overlap(op.name.c_str(), args[i].tensor());
   if (&op == copy_op()) {
     Tensor& self = args[0].tensor();
     const Tensor& src = args[1].tensor();

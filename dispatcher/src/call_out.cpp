@@ -32,6 +32,7 @@ void write_out(const std::string& op, const Tensor& result, Tensor& out) {
     impl.strides = fresh.strides();
     impl.storage_offset = 0;
   }
+  shape::check_no_internal_overlap(op.c_str(), out);
   out.copy_(result);
 }
 
@@ -42,9 +43,7 @@ void write_out(const std::string& op, const Tensor& result, Tensor& out) {
 // (a kernel may read an input after writing part of its output).
 bool usable_out(const Tensor& t, const OutputSpec& o, const Device& device, const Stack& args) {
   if (!t.defined() || t.sizes() != o.sizes || t.dtype() != o.dtype || t.device() != device) return false;
-  for (size_t d = 0; d < t.sizes().size(); ++d)
-    if (t.strides()[d] == 0 && t.sizes()[d] > 1) return false;
-  return !shares_storage(t, args);
+  return !shape::has_internal_overlap(t) && !shares_storage(t, args);
 }
 
 Stack call_op_out(const OpHandle& h, Stack args, std::vector<Tensor> out) {

@@ -48,6 +48,12 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
     e.name = name;
     e.index = ops_.size() - 1;
     e.builtin = builtin;
+    // torch lets fill_ and zero_ write an expanded view, and only warns (deprecated) for masked_fill_ and index_put_.
+    const bool fills = e.schema.name == "fill_" || e.schema.name == "zero_" || e.schema.name == "masked_fill_" ||
+                       e.schema.name == "index_put_";
+    for (size_t i = 0; i < e.schema.arguments.size() && !fills; ++i)
+      if (e.schema.arguments[i].is_write && e.schema.arguments[i].type.kind == ArgKind::Tensor)
+        e.overlap_checked.push_back(i);
     by_name_[name] = &e;
     // An op without overload can also be found by its bare name.
     const std::string bare = (e.schema.ns == "aten" ? "" : e.schema.ns + "::") + e.schema.name;

@@ -43,6 +43,9 @@ class OpEntry {
   const OpEntry* kernel_entry = this;  // whose kernels serve this op
   bool data_dependent = false;
   bool builtin = true;
+  // The Tensor(a!) arguments the call path refuses with internal overlap (an
+  // expanded view): all but fill_'s, zero_'s, masked_fill_'s and index_put_'s, as torch.
+  std::vector<size_t> overlap_checked;
 };
 
 enum class CandidateKind { Kernel, AppKernel, Composite, BoxedFallback, HostFallback };

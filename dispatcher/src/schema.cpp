@@ -16,6 +16,8 @@ std::string ArgType::str() const {
 
 namespace {
 
+constexpr int64_t kMaxFixedListSize = 64;  // int[N]: N at most this
+
 #define AXLE_CHECK_SCHEMA(cond, what) \
   do {                                \
     if (!(cond)) fail(what);          \
@@ -169,7 +171,12 @@ class Parser {
         const size_t start = pos_;
         while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
         AXLE_CHECK_SCHEMA(pos_ > start, "expected a list size or ']'");
-        a.type.fixed_size = std::atoll(std::string(s_.substr(start, pos_ - start)).c_str());
+        // A fixed size is a handful of dims (int[2], int[3]); a huge one would be
+        // allocated for its default or a broadcast int.
+        const std::string digits(s_.substr(start, pos_ - start));
+        AXLE_CHECK_SCHEMA(digits.size() <= 4 && std::atoll(digits.c_str()) <= kMaxFixedListSize,
+                          "list size " + digits + " is too large (at most " + std::to_string(kMaxFixedListSize) + ")");
+        a.type.fixed_size = std::atoll(digits.c_str());
       }
       expect("]");
       AXLE_CHECK_SCHEMA(!a.type.optional_elements || a.type.fixed_size < 0, "Tensor?[] cannot have a fixed size");

@@ -50,6 +50,13 @@ TEST_CASE("wrong types and values name the JSON path") {
   CHECK(error_of(R"({"log_level": "loud"})").find("loud") != std::string::npos);
   CHECK(error_of(R"({"fallback": {"policy": "sometimes"}})").find("sometimes") != std::string::npos);
   CHECK(error_of(R"({"plugins": {"x": {"rank": "high"}}})").find("plugins.x.rank") != std::string::npos);
+  // Numbers out of range are ConfigErrors, never another exception or a wrapped value.
+  CHECK(error_of(R"({"plugins": {"x": {"rank": 1e400}}})").find("malformed JSON") != std::string::npos);
+  CHECK(error_of(R"({"plugins": {"x": {"rank": 4294967297}}})").find("plugins.x.rank") != std::string::npos);
+  CHECK(error_of(R"({"plugins": {"x": {"rank": 18446744073709551615}}})").find("plugins.x.rank") != std::string::npos);
+  CHECK(error_of(R"({"cpu": {"threads": 18446744073709551615}})").find("cpu.threads") != std::string::npos);
+  // Invalid UTF-8 is a ConfigError too.
+  CHECK(error_of("{\"log_level\": \"\xff\"}").find("malformed JSON") != std::string::npos);
   CHECK(error_of("{not json").find("malformed JSON") != std::string::npos);
   CHECK(error_of("[]").find("must be an object") != std::string::npos);
 }

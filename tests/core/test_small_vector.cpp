@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 using axle::SmallVector;
@@ -50,4 +52,11 @@ TEST_CASE("SmallVector copies, moves and compares like std::vector") {
   f.swap(e);
   CHECK(f == SV{7});
   CHECK(e == a);
+}
+
+TEST_CASE("SmallVector refuses a count whose bytes overflow instead of allocating too little") {
+  SV v;
+  CHECK_THROWS_AS(v.reserve(SIZE_MAX / 4), std::length_error);
+  CHECK_THROWS_AS(v.assign(SIZE_MAX / 8 + 2, 7), std::length_error);
+  CHECK(v.empty());
 }

@@ -71,6 +71,8 @@ TEST_CASE("malformed schemas are SchemaErrors naming the column") {
       "add(Tensor(a self) -> Tensor",
       "add(Tensor self, *, *, int x) -> Tensor",
       "add(float[] x) -> Tensor",
+      "f(int[99999999999999999999] x) -> Tensor",  // a list size too large to allocate (was std::bad_alloc)
+      "f(int[65] x=1) -> Tensor",
   };
   for (const char* s : bad) {
     CAPTURE(s);

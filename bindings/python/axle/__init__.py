@@ -117,8 +117,12 @@ def set_default_device(d):
     _C._set_default_device(str(device(d)))
 
 
-def promote_types(a, b):
-    return _dtype_list[_C._promote_types(a._axle_dtype, b._axle_dtype)]
+def promote_types(type1, type2):
+    for i, (name, d) in enumerate((("type1", type1), ("type2", type2))):
+        if not isinstance(d, dtype):
+            raise TypeError("promote_types(): argument '%s' (position %d) must be axle.dtype, not %s" %
+                            (name, i + 1, _builtins.type(d).__name__))
+    return _dtype_list[_C._promote_types(type1._axle_dtype, type2._axle_dtype)]
 
 
 # ---------------------------------------------------------------- operators from the declarations
@@ -231,7 +235,8 @@ def tensor(data, dtype=None, device=None):
     if type(data).__module__ == "numpy":
         import numpy
 
-        t = from_numpy(numpy.ascontiguousarray(data)).clone()
+        a = numpy.ascontiguousarray(data)
+        t = from_numpy(a if a.flags.writeable else a.copy()).clone()  # a read-only array is copied
         if dtype is not None:
             t = t.to(dtype)
         return t if device is None else t.to(device)
@@ -252,7 +257,10 @@ def save(obj, path, metadata=None):
     if not isinstance(obj, dict) or not _builtins.all(
             isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
         raise TypeError("save(): expected a dict of str -> Tensor")
-    _C._save_safetensors(obj, path, dict(metadata or {}))
+    metadata = dict(metadata or {})
+    if not _builtins.all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
+        raise TypeError("save(): metadata must be a dict of str -> str")
+    _C._save_safetensors(obj, path, metadata)
 
 
 def load(path):

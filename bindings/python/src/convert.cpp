@@ -8,6 +8,8 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 namespace axle::python {
 
 namespace {
@@ -17,14 +19,19 @@ bool is_int(const py::handle& o) { return PyLong_Check(o.ptr()) && !PyBool_Check
 bool is_float(const py::handle& o) { return PyFloat_Check(o.ptr()); }
 bool is_number(const py::handle& o) { return is_bool(o) || is_int(o) || is_float(o); }
 
+// A Python int as int64; one outside int64 is torch's "Overflow when unpacking long"
+// (never a wrapped or truncated value).
+int64_t as_int64(const py::handle& o) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+  if (v == -1 && !overflow && PyErr_Occurred()) throw py::error_already_set();
+  AXLE_CHECK(!overflow, ValueError, "Overflow when unpacking long");
+  return static_cast<int64_t>(v);
+}
+
 std::optional<Scalar> as_scalar(const py::handle& o) {
   if (is_bool(o)) return Scalar(o.cast<bool>());
-  if (is_int(o)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
-    if (overflow) return std::nullopt;
-    return Scalar(static_cast<int64_t>(v));
-  }
+  if (is_int(o)) return Scalar(as_int64(o));
   if (is_float(o)) return Scalar(o.cast<double>());
   if (is_tensor(o.ptr())) {
     const Tensor& t = tensor_ref(o.ptr());
@@ -34,15 +41,12 @@ std::optional<Scalar> as_scalar(const py::handle& o) {
 }
 
 std::optional<IntList> as_int_list(const py::handle& o, int64_t fixed) {
-  if (is_int(o)) return IntList(fixed > 0 ? fixed : 1, o.cast<int64_t>());
+  if (is_int(o)) return IntList(fixed > 0 ? fixed : 1, as_int64(o));
   if (!py::isinstance<py::tuple>(o) && !py::isinstance<py::list>(o)) return std::nullopt;
   IntList out;
   for (const py::handle& item : o) {
     if (!is_int(item)) return std::nullopt;
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
-    if (overflow) return std::nullopt;
-    out.push_back(v);
+    out.push_back(as_int64(item));
   }
   return out;
 }
@@ -182,6 +186,7 @@ struct Flattened {
   IntList shape;
   std::vector<Scalar> values;
   bool any_float = false, any_int = false, all_bool = true;
+  bool any_big_int = false;  // an int outside int64 (in values as a double)
 };
 
 void flatten(const py::handle& obj, size_t depth, Flattened& f) {
@@ -203,6 +208,16 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
   }
   AXLE_CHECK(depth == f.shape.size(), ValueError, "tensor(): ragged nested sequence (a number at dim ", depth,
              " where a sequence of ", depth < f.shape.size() ? f.shape[depth] : 0, " was expected)");
+  if (is_int(obj)) {  // beyond int64: carried as a float, as torch does when the result is floating
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (overflow) {
+      f.any_big_int = true;
+      f.all_bool = false;
+      f.values.emplace_back(obj.cast<double>());
+      return;
+    }
+  }
   std::optional<Scalar> s = as_scalar(obj);
   if (!s)
     throw ArgumentTypeError("tensor(): could not convert an object of type " +
@@ -211,6 +226,24 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
   f.any_int |= s->is_integral();
   f.all_bool &= s->is_bool();
   f.values.push_back(*s);
+}
+
+// torch.tensor(data, dtype=<integral>): each number must fit the dtype (c10's
+// checked conversion: uint8 also takes -255..-1, which wrap; floats strictly).
+void check_fits(const Scalar& v, DType dt) {
+  if (!is_integral(dt, false)) return;
+  double lo = 0, hi = 0;
+  switch (dt) {
+    case kUInt8: lo = v.is_floating_point() ? 0 : -255, hi = 255; break;
+    case kInt8: lo = -128, hi = 127; break;
+    case kInt16: lo = -32768, hi = 32767; break;
+    case kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
+    default:  // int64: any int; a float below 2^63
+      if (!v.is_floating_point()) return;
+      lo = -9223372036854775808.0, hi = std::nextafter(9223372036854775808.0, 0.0);
+  }
+  const double x = v.to_double();
+  AXLE_CHECK(x >= lo && x <= hi, ValueError, "value cannot be converted to type ", dtype_name(dt), " without overflow");
 }
 
 }  // namespace
@@ -229,11 +262,14 @@ Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std:
   // Integers go through int64 so that large values stay exact.
   double* pd = static_cast<double*>(host.data_ptr());
   int64_t* pi = static_cast<int64_t*>(ints.data_ptr());
+  const bool floating = f.any_float || is_floating_point(dt);
+  AXLE_CHECK(floating || !f.any_big_int, ValueError, "Overflow when unpacking long");
   for (size_t i = 0; i < f.values.size(); ++i) {
+    check_fits(f.values[i], dt);
     pd[i] = f.values[i].to_double();
-    pi[i] = f.values[i].to_int();
+    pi[i] = floating ? 0 : f.values[i].to_int();
   }
-  const Tensor& src = (f.any_float || is_floating_point(dt)) ? host : ints;
+  const Tensor& src = floating ? host : ints;
   Tensor out = make_empty(f.shape, dt, device.value_or(get_default_device()).resolved());
   out.copy_(src);
   return out;

@@ -5,6 +5,8 @@
 
 #include "bindings.h"
 
+#include <cstring>
+
 namespace axle::python {
 
 namespace {
@@ -14,6 +16,19 @@ PyObject* error_class(std::string_view name) {
   return module.attr(py::str(name.data(), name.size())).ptr();
 }
 
+// Raises `cls` with `message`. A message is not always UTF-8 (a file's bytes, an
+// environment variable): PyErr_SetString would then raise the class with no
+// message at all, so invalid bytes are kept as \xNN escapes instead.
+void raise_with(PyObject* cls, const char* message) {
+  PyObject* text = PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)), "backslashreplace");
+  if (!text) {  // cannot happen with backslashreplace but for memory
+    PyErr_Clear();
+    text = PyUnicode_FromString("(an error message that could not be decoded)");
+  }
+  PyErr_SetObject(cls, text);
+  Py_XDECREF(text);
+}
+
 }  // namespace
 
 void set_python_error(std::exception_ptr p) {
@@ -21,11 +36,11 @@ void set_python_error(std::exception_ptr p) {
   try {
     std::rethrow_exception(p);
   } catch (const Error& e) {
-    PyErr_SetString(error_class(error_kind_of(e)->python_name), e.what());
+    raise_with(error_class(error_kind_of(e)->python_name), e.what());
   } catch (const ArgumentTypeError& e) {
-    PyErr_SetString(error_class("TypeError"), e.what());
+    raise_with(error_class("TypeError"), e.what());
   } catch (const py::cast_error& e) {
-    PyErr_SetString(error_class("TypeError"), e.what());
+    raise_with(error_class("TypeError"), e.what());
   }
 }
 

@@ -35,9 +35,11 @@ std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (!key) PyErr_Clear();  // a name that is not UTF-8 (a lone surrogate) names no argument
     const int i = key ? s.find_argument(key) : -1;
     if (i < 0) {
-      why = std::string("got an unexpected keyword argument '") + (key ? key : "?") + "'";
+      why = key ? std::string("got an unexpected keyword argument '") + key + "'"
+                : std::string("got an unexpected keyword argument that is not valid UTF-8");
       return std::nullopt;
     }
     if (given[i]) {

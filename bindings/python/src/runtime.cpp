@@ -16,6 +16,18 @@ namespace axle::python {
 
 namespace {
 
+// A seed as torch takes it: any int in [-2^63, 2^64), negative ones as their
+// two's complement; beyond, torch's "Overflow when unpacking long".
+uint64_t seed_of(const py::int_& s) {
+  const unsigned long long u = PyLong_AsUnsignedLongLong(s.ptr());
+  if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return u;
+  PyErr_Clear();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(s.ptr(), &overflow);
+  AXLE_CHECK(!overflow, ValueError, "Overflow when unpacking long");
+  return static_cast<uint64_t>(v);
+}
+
 // Generator and the default generators.
 void bind_generators(py::module_& m) {
   py::class_<Generator>(m, "Generator", "A seeded random-number stream (torch.Generator): (seed, offset) of Philox.")
@@ -24,7 +36,7 @@ void bind_generators(py::module_& m) {
            }),
            py::arg("device") = py::none())
       .def(
-          "manual_seed", [](Generator& g, int64_t s) -> Generator& { return g.manual_seed(static_cast<uint64_t>(s)); },
+          "manual_seed", [](Generator& g, const py::int_& s) -> Generator& { return g.manual_seed(seed_of(s)); },
           py::arg("seed"), py::return_value_policy::reference)
       .def("seed", [](Generator& g) { return g.seed(); })
       .def("initial_seed", &Generator::initial_seed)
@@ -38,8 +50,8 @@ void bind_generators(py::module_& m) {
       .def_property_readonly("device", [](const Generator& g) { return g.device().str(); })
       .def("__repr__", [](const Generator& g) { return "<axle.Generator on " + g.device().str() + ">"; });
   m.def("default_generator", [](const std::string& d) { return default_generator(Device(d)); });
-  m.def("manual_seed", [](int64_t s) {
-    manual_seed(static_cast<uint64_t>(s));
+  m.def("manual_seed", [](const py::int_& s) {
+    manual_seed(seed_of(s));
     return default_generator(Device("cpu"));
   });
 }

@@ -179,8 +179,20 @@ std::optional<DType> dtype_of_format(std::string f, size_t itemsize) {
   return std::nullopt;
 }
 
+// A writable view of b's buffer: axle tensors are writable, so a read-only array
+// is a ValueError (axle's, as for the other buffers from_numpy refuses).
+py::buffer_info writable_buffer(const py::buffer& b) {
+  try {
+    return b.request(true);
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_BufferError) && !e.matches(PyExc_ValueError)) throw;
+    throw ValueError(detail::concat("from_numpy(): the given array is not writable (", e.what(),
+                                    "); axle does not support non-writable tensors: copy it first (numpy.array(a))"));
+  }
+}
+
 Tensor from_buffer(const py::buffer& b) {
-  py::buffer_info info = b.request(true);
+  py::buffer_info info = writable_buffer(b);
   const auto dt = dtype_of_format(info.format, static_cast<size_t>(info.itemsize));
   AXLE_CHECK(dt.has_value(), DTypeError, "from_numpy(): unsupported buffer format '", info.format, "'");
   IntList sizes(info.shape.begin(), info.shape.end()), strides;
@@ -422,7 +434,13 @@ void bind_tensor(py::module_& m) {
       .def("__int__",
            [](const Tensor& t) {
              AXLE_CHECK(t.numel() == 1, ValueError, "only one element tensors can be converted to Python scalars");
-             return t.item().to_int();
+             const Scalar v = t.item();
+             // A float goes through Python's int(float): exact for any finite value,
+             // ValueError for NaN and OverflowError for infinities (as torch).
+             if (!v.is_floating_point()) return py::object(py::int_(v.to_int()));
+             PyObject* i = PyNumber_Long(py::float_(v.to_double()).ptr());
+             if (!i) throw py::error_already_set();
+             return py::reinterpret_steal<py::object>(i);
            })
       .def("__index__",
            [](const Tensor& t) {

@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -114,9 +116,12 @@ class SmallVector {
   T& back() noexcept { return data_[size_ - 1]; }
   const T& back() const noexcept { return data_[size_ - 1]; }
 
+  static constexpr size_t max_size() noexcept { return static_cast<size_t>(PTRDIFF_MAX) / sizeof(T); }
   void reserve(size_t n) {
     if (n <= capacity_) return;
-    const size_t cap = std::max(n, capacity_ * 2);
+    // As std::vector: a count whose bytes overflow is a length_error, never a short buffer.
+    if (n > max_size()) throw std::length_error("SmallVector: " + std::to_string(n) + " elements is too many");
+    const size_t cap = std::min(std::max(n, capacity_ * 2), max_size());
     T* p = static_cast<T*>(std::malloc(cap * sizeof(T)));
     if (!p) throw std::bad_alloc();
     const size_t n_keep = size_;

@@ -189,6 +189,6 @@ class AXLE_API PluginFilterGuard {
 AXLE_API DType get_default_dtype();
 AXLE_API void set_default_dtype(DType d);  // floating dtypes only (ValueError otherwise)
 AXLE_API Device get_default_device();
-AXLE_API void set_default_device(const Device& d);
+AXLE_API void set_default_device(const Device& d);  // DeviceError for a device type no plugin provides
 
 }  // namespace axle

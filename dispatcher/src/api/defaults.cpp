@@ -1,6 +1,7 @@
 // The library version and the process-wide defaults (dtype, device) that
 // factories and TensorOptions fall back on.
 #include <axle/config.h>
+#include <axle/device_runtime.h>
 #include <axle/dispatcher.h>
 #include <axle/ops.h>
 
@@ -47,6 +48,9 @@ Device get_default_device() {
   return Device(DeviceType::from_id(static_cast<uint16_t>(packed >> 32)), static_cast<int32_t>(packed & 0xffffffff));
 }
 
-void set_default_device(const Device& d) { g_default_device.store(pack(d), std::memory_order_relaxed); }
+void set_default_device(const Device& d) {
+  device_runtime(d.type());  // an unknown device type is a DeviceError now, not at the next factory call
+  g_default_device.store(pack(d), std::memory_order_relaxed);
+}
 
 }  // namespace axle

@@ -88,7 +88,21 @@ void linspace_shape(ShapeContext& c) {
   c.outputs = {{{steps}, dtype_or(c.args[3], get_default_dtype())}};
 }
 
-void fill_shape(ShapeContext& c) { c.outputs = {{c.arg(0).tensor().sizes(), c.arg(0).tensor().dtype(), 0}}; }
+// The fill value must fit self's dtype, as c10's checked conversion in torch's
+// fill_ (full(..., 300, dtype=uint8) and 1e300 into float32 raise; -1 into uint8
+// wraps to 255; infinities and NaN go into any floating dtype).
+void fill_shape(ShapeContext& c) {
+  const Tensor& self = c.arg(0).tensor();
+  const DType d = self.dtype();
+  check_scalar_fits(c.op, d, c.args[1]);
+  if (is_floating_point(d) && d != kFloat64 && c.args[1].tag() == Value::Tag::Double) {
+    const double x = c.args[1].to_double();
+    const Range r = dtype_range(d);
+    AXLE_CHECK(!std::isfinite(x) || (x >= r.lo && x <= r.hi), ValueError, c.op, ": value cannot be converted to type ",
+               dtype_name(d), " without overflow: ", c.args[1].repr());
+  }
+  c.outputs = {{self.sizes(), d, 0}};
+}
 
 void arange_shape(ShapeContext& c) {
   const Scalar start = c.args[0].scalar(), end = c.args[1].scalar(), step = c.args[2].scalar();

@@ -98,8 +98,22 @@ void check_castable(const char* op, DType from, DType to) {
              " can't be cast to the desired output type ", dtype_name(to));
 }
 
+bool has_internal_overlap(const Tensor& t) {
+  if (t.numel() == 0) return false;  // nothing is written
+  for (size_t d = 0; d < t.sizes().size(); ++d)
+    if (t.strides()[d] == 0 && t.sizes()[d] > 1) return true;
+  return false;
+}
+
+void check_no_internal_overlap(const char* op, const Tensor& t) {
+  AXLE_CHECK(!t.defined() || !has_internal_overlap(t), ShapeError, op,
+             ": unsupported operation: more than one element of the written-to tensor refers to a single memory "
+             "location. Please clone() the tensor before performing the operation.");
+}
+
 void finish_inplace(ShapeContext& c) {
   const Tensor& self = c.arg(0).tensor();
+  check_no_internal_overlap(c.op, self);
   AXLE_CHECK(c.outputs[0].sizes == self.sizes(), ShapeError, c.op, ": output with shape ", str(self.sizes()),
              " doesn't match the broadcast shape ", str(c.outputs[0].sizes));
   check_castable(c.op, c.outputs[0].dtype, self.dtype());

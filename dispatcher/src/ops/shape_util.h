@@ -23,6 +23,11 @@ void check_castable(const char* op, DType from, DType to);
 // The in-place form of a functional shape function: the result must keep self's
 // (argument 0's) shape and be castable to its dtype; the output is self's.
 void finish_inplace(ShapeContext& c);
+// torch's assert_no_internal_overlap: a tensor written in place must not have two
+// elements at one address (a dimension of stride 0 and size > 1, as an expanded
+// view has); ShapeError otherwise. Other overlaps (torch's "too hard") pass.
+bool has_internal_overlap(const Tensor& t);
+void check_no_internal_overlap(const char* op, const Tensor& t);
 template <ShapeFn Functional>
 void inplace(ShapeContext& c) {
   Functional(c);
