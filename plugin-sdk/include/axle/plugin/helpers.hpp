@@ -286,12 +286,13 @@ inline bool views_overlap(const axle_tensor_view& a, const axle_tensor_view& b) 
 constexpr int kMaxDims = 64;
 
 // Whether the loops below can run over rank `ndim` with these operands: every
-// rank in [0, kMaxDims].
+// rank in [0, kMaxDims]. The loops themselves check only `ndim` (their arrays
+// are indexed by the output's dims; one unsigned compare on every call).
 template <size_t N>
 inline bool ranks_fit(int32_t ndim, const std::array<const axle_tensor_view*, N>& views) {
-  if (ndim < 0 || ndim > kMaxDims) return false;
+  if (static_cast<uint32_t>(ndim) > static_cast<uint32_t>(kMaxDims)) return false;
   for (size_t k = 0; k < N; ++k)
-    if (views[k]->ndim < 0 || views[k]->ndim > kMaxDims) return false;
+    if (static_cast<uint32_t>(views[k]->ndim) > static_cast<uint32_t>(kMaxDims)) return false;
   return true;
 }
 
@@ -299,14 +300,15 @@ inline bool ranks_fit(int32_t ndim, const std::array<const axle_tensor_view*, N>
 // fn(char* ptrs[N]) with one byte pointer per operand. Operand k is viewed
 // through `views[k]`, right-aligned to the output shape; a dimension of size 1
 // (or missing) broadcasts with stride 0. The innermost dimension runs as a
-// tight loop. The loop state is in fixed arrays of kMaxDims entries: when
-// `ndim` or an operand's rank is negative or above kMaxDims (axle makes no
+// tight loop. The loop state is in fixed arrays of kMaxDims entries indexed by
+// the output's dims: when `ndim` is negative or above kMaxDims (axle makes no
 // such tensor) it calls nothing, writes nothing and returns false; a kernel
-// that may see one checks ranks_fit() first and reports the error.
+// that may see one checks ranks_fit() (every operand's rank too) first and
+// reports the error.
 template <size_t N, typename Fn>
 inline bool for_each_element(int32_t ndim, const int64_t* sizes, const std::array<const axle_tensor_view*, N>& views,
                              Fn&& fn) {
-  if (!ranks_fit(ndim, views)) return false;
+  if (static_cast<uint32_t>(ndim) > static_cast<uint32_t>(kMaxDims)) return false;
   int64_t strides[N][kMaxDims];  // byte strides aligned to the output
   char* base[N];
   for (size_t k = 0; k < N; ++k) {
