@@ -407,7 +407,7 @@ Config Config::parse(std::string_view json_text, std::string_view source) {
   json doc;
   try {
     doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e400
     throw ConfigError(detail::concat(source, ": malformed JSON: ", e.what()));
   }
   if (!doc.is_object()) type_error(source, "<root>", "an object", doc);
