@@ -33,7 +33,8 @@ struct Reader {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader r{data, size};
   DLTensor dl{};
-  dl.device.device_type = static_cast<DLDeviceType>(r.take<uint8_t>());
+  const int32_t device_type = r.take<uint8_t>();  // any value, as a C producer may store
+  std::memcpy(&dl.device.device_type, &device_type, sizeof device_type);
   dl.device.device_id = r.take<int8_t>();
   dl.dtype.code = r.take<uint8_t>();
   dl.dtype.bits = r.take<uint8_t>();

@@ -3,6 +3,8 @@
 
 #include <axle/device_runtime.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace axle::python {
@@ -26,8 +28,13 @@ DType axle_dtype_of(const DLDataType& t) {
 }
 
 Device axle_device_of(const DLDevice& d, const char* where) {
-  if (d.device_type == kDLCPU || d.device_type == kDLCUDAHost) return Device("cpu");
-  AXLE_CHECK(d.device_type == kDLCUDA, DeviceError, where, ": DLPack device type ", int(d.device_type),
+  // Read as the int it is: a producer may store a value no enumerator has,
+  // which loaded as DLDeviceType is undefined behaviour.
+  static_assert(sizeof(d.device_type) == sizeof(int32_t));
+  int32_t type = 0;
+  std::memcpy(&type, &d.device_type, sizeof type);
+  if (type == kDLCPU || type == kDLCUDAHost) return Device("cpu");
+  AXLE_CHECK(type == kDLCUDA, DeviceError, where, ": DLPack device type ", type,
              " is not supported (CPU and CUDA memory are)");
   const Device dev("cuda:" + std::to_string(d.device_id));
   checked_runtime(dev);  // no such device here: a DeviceError with the reason
