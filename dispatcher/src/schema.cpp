@@ -169,7 +169,12 @@ class Parser {
         const size_t start = pos_;
         while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
         AXLE_CHECK_SCHEMA(pos_ > start, "expected a list size or ']'");
-        a.type.fixed_size = std::atoll(std::string(s_.substr(start, pos_ - start)).c_str());
+        // A fixed size (int[2]) names dims: at most kMaxTensorDims, so a list
+        // default such as int[99999999999] x=1 is not expanded into memory.
+        const std::string_view digits = s_.substr(start, pos_ - start);
+        AXLE_CHECK_SCHEMA(digits.size() <= 2 && std::atoll(std::string(digits).c_str()) <= kMaxTensorDims,
+                          "list size " + std::string(digits) + " exceeds " + std::to_string(kMaxTensorDims));
+        a.type.fixed_size = std::atoll(std::string(digits).c_str());
       }
       expect("]");
       AXLE_CHECK_SCHEMA(!a.type.optional_elements || a.type.fixed_size < 0, "Tensor?[] cannot have a fixed size");
