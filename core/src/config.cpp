@@ -255,7 +255,7 @@ std::vector<ConfigEntry> config_sources() {
                                                             : "";
     for (auto& [key, value] : detail::flatten_config(*config)) {
       const std::string from = layer != ConfigLayer::Environment ? source : std::string(detail::env_variable_of(key));
-      auto it = std::find_if(out.begin(), out.end(), [&](const ConfigEntry& e) { return e.key == key; });
+      auto it = std::find_if(out.begin(), out.end(), [&k = key](const ConfigEntry& e) { return e.key == k; });
       if (it == out.end())
         out.push_back({key, value, layer, from});
       else

@@ -4,6 +4,7 @@
 // manifest gives it without running its code.
 #include "config_internal.h"
 #include "plugin_loader.h"
+#include "plugin_manifest.h"
 
 #include <axle/config.h>
 #include <axle/logging.h>
@@ -24,38 +25,12 @@ using nlohmann::json;
 
 namespace {
 
-struct Manifest {
-  std::string name, version, library;
-  int abi_major = 0, abi_minor = 0, rank = 0;
-  std::vector<std::string> device_types;
-};
-
 Manifest read_manifest(const fs::path& path) {
   std::ifstream in(path);
   AXLE_CHECK(in.good(), PluginError, "cannot read manifest ", path.string());
   std::stringstream ss;
   ss << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::exception& e) {
-    throw PluginError(detail::concat("malformed manifest ", path.string(), ": ", e.what()));
-  }
-  try {
-    AXLE_CHECK(j.is_object() && j.value("axle_plugin_manifest", 0) == 1, PluginError, "manifest ", path.string(),
-               " lacks \"axle_plugin_manifest\": 1");
-    Manifest m;
-    m.name = j.at("name").get<std::string>();
-    m.version = j.at("version").get<std::string>();
-    m.abi_major = j.at("abi_major").get<int>();
-    m.abi_minor = j.at("abi_minor").get<int>();
-    m.device_types = j.at("device_types").get<std::vector<std::string>>();
-    m.rank = j.at("rank").get<int>();
-    m.library = j.at("library").get<std::string>();
-    return m;
-  } catch (const json::exception& e) {
-    throw PluginError(detail::concat("invalid manifest ", path.string(), ": ", e.what()));
-  }
+  return parse_manifest(ss.str(), path.string());
 }
 
 std::string libaxle_dir() {

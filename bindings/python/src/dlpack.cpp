@@ -6,6 +6,7 @@
 // export the tensor's current stream is synchronized, so the consumer may use
 // the memory on any stream.
 #include "bindings.h"
+#include "dlpack_import.h"
 
 #include <axle/device_runtime.h>
 #include <axle/stream.h>
@@ -39,22 +40,6 @@ DLDataType dl_dtype(DType d) {
   }
 }
 
-DType axle_dtype_of(const DLDataType& t) {
-  AXLE_CHECK(t.lanes == 1, DTypeError, "from_dlpack(): vector types (lanes ", t.lanes, ") are not supported");
-  if (t.code == kDLFloat && t.bits == 32) return kFloat32;
-  if (t.code == kDLFloat && t.bits == 64) return kFloat64;
-  if (t.code == kDLFloat && t.bits == 16) return kFloat16;
-  if (t.code == kDLBfloat && t.bits == 16) return kBFloat16;
-  if (t.code == kDLInt && t.bits == 8) return kInt8;
-  if (t.code == kDLInt && t.bits == 16) return kInt16;
-  if (t.code == kDLInt && t.bits == 32) return kInt32;
-  if (t.code == kDLInt && t.bits == 64) return kInt64;
-  if (t.code == kDLUInt && t.bits == 8) return kUInt8;
-  if (t.code == 6 /* kDLBool, DLPack >= 0.8 */ && t.bits == 8) return kBool;
-  throw DTypeError(
-      detail::concat("from_dlpack(): unsupported DLPack dtype (code ", int(t.code), ", bits ", int(t.bits), ")"));
-}
-
 void capsule_destructor(PyObject* capsule) {
   if (PyCapsule_IsValid(capsule, "used_dltensor")) return;  // a consumer owns it now
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
@@ -70,15 +55,6 @@ DLDevice dl_device(const Device& d, const char* where) {
   AXLE_CHECK(d.type().name() == std::string_view("cuda"), DeviceError, where, ": ", d,
              " memory has no DLPack device type; use .cpu() first");
   return {kDLCUDA, d.index()};
-}
-
-Device axle_device_of(const DLDevice& d, const char* where) {
-  if (d.device_type == kDLCPU || d.device_type == kDLCUDAHost) return Device("cpu");
-  AXLE_CHECK(d.device_type == kDLCUDA, DeviceError, where, ": DLPack device type ", int(d.device_type),
-             " is not supported (CPU and CUDA memory are)");
-  const Device dev("cuda:" + std::to_string(d.device_id));
-  checked_runtime(dev);  // no such device here: a DeviceError with the reason
-  return dev;
 }
 
 // Work queued on the tensor's device finishes before another library reads it.
@@ -222,36 +198,16 @@ Tensor from_dlpack(const py::object& obj) {
   AXLE_CHECK(PyCapsule_IsValid(capsule.ptr(), "dltensor"), ValueError,
              "from_dlpack(): expected an object with __dlpack__ or an unused 'dltensor' capsule");
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-  const DLTensor& dl = m->dl_tensor;
-  const Device device = axle_device_of(dl.device, "from_dlpack()");
-  const DType dt = axle_dtype_of(dl.dtype);
-  // The producer's metadata is checked before it is read: the rank (then
-  // shape and strides hold that many entries), sizes whose product fits
-  // (checked_numel) and a byte extent that does (from_blob).
-  AXLE_CHECK(dl.ndim >= 0 && dl.ndim <= kMaxTensorDims, ValueError, "from_dlpack(): ndim ", dl.ndim, " is outside [0, ",
-             kMaxTensorDims, "]");
-  AXLE_CHECK(dl.ndim == 0 || dl.shape != nullptr, ValueError, "from_dlpack(): ndim ", dl.ndim, " but no shape");
-  IntList sizes(dl.shape, dl.shape + dl.ndim);
-  for (int64_t s : sizes)
-    AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative size ", s, " in shape ", shape_string(sizes));
-  const int64_t numel = checked_numel(sizes);
-  IntList strides = dl.strides ? IntList(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
-  for (int64_t s : strides) AXLE_CHECK(s >= 0, ValueError, "from_dlpack(): negative strides are not supported");
-  AXLE_CHECK(numel == 0 || dl.data != nullptr, ValueError, "from_dlpack(): a NULL data pointer for ", numel,
-             " elements");
-  uintptr_t address = 0;
-  AXLE_CHECK(!__builtin_add_overflow(reinterpret_cast<uintptr_t>(dl.data), dl.byte_offset, &address), ValueError,
-             "from_dlpack(): byte_offset ", dl.byte_offset, " overflows the data pointer");
-  void* data = reinterpret_cast<void*>(address);
+  const DLPackImport in = check_dlpack(m->dl_tensor, "from_dlpack()");
   // The producer's deleter may touch Python objects (numpy's does): hold the GIL.
   Tensor t = from_blob(
-      data, sizes, strides,
+      in.data, in.sizes, in.strides,
       [m](void*) {
         if (!m->deleter || !Py_IsInitialized()) return;
         py::gil_scoped_acquire gil;
         m->deleter(m);
       },
-      TensorOptions().dtype(dt).device(device));
+      TensorOptions().dtype(in.dtype).device(in.device));
   PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // ownership moved to `t`
   return t;
 }

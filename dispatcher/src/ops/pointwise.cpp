@@ -12,7 +12,7 @@ void binary_common(ShapeContext& c) {
   const Tensor& b = c.arg(1).tensor();
   // The common case, same sizes and dtype: nothing to broadcast or promote.
   if (a.defined() && b.defined() && a.dtype() == b.dtype() && a.sizes() == b.sizes()) {
-    c.outputs.emplace_back(a.sizes(), a.dtype());
+    c.outputs.push_back(OutputSpec{a.sizes(), a.dtype()});
     return;
   }
   c.outputs.push_back(OutputSpec{broadcast(a.sizes(), b.sizes()), result_type({&a, &b})});
