@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -212,17 +213,21 @@ int cmd_info(bool as_json) {
   return 0;
 }
 
-// The plugin's own description line (ABI 1.4), "" for the core or none.
-std::string description_of(const std::string& plugin) {
-  if (plugin.empty()) return {};
-  for (const axle::PluginInfo& p : axle::plugins())
-    if (p.name == plugin) return p.description;
-  return {};
+// Each plugin's own description line (ABI 1.4), by name.
+std::map<std::string, std::string> plugin_descriptions() {
+  std::map<std::string, std::string> out;
+  for (const axle::PluginInfo& p : axle::plugins()) out[p.name] = p.description;
+  return out;
 }
 
 int cmd_explain(const std::string& op, const std::string& device, bool as_json) {
   const axle::OpHandle h = axle::find_op(op);
   auto rows = axle::explain(op);
+  const std::map<std::string, std::string> descriptions = plugin_descriptions();
+  auto description_of = [&](const std::string& plugin) {
+    auto it = descriptions.find(plugin);
+    return it == descriptions.end() ? std::string() : it->second;
+  };
   if (!device.empty()) {  // --device D: that device type's chain only
     const std::string type(axle::Device(device).type().name());
     std::erase_if(rows, [&](const axle::ExplainRow& r) { return r.device_type != type; });

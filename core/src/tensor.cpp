@@ -28,8 +28,7 @@ int64_t checked_numel(const IntList& sizes) {
 }
 
 // Device loops size their per-dimension arrays by the SDK's bounds.
-static_assert(kMaxTensorDims == plugin::kMaxDims && kMaxTensorDims == plugin::kMaxLayoutRank,
-              "the tensor rank bound and the plugin SDK's loop bounds differ");
+static_assert(kMaxTensorDims == plugin::kMaxDims, "the tensor rank bound and the plugin SDK's loop bounds differ");
 
 void check_tensor_rank(size_t ndim, const char* op) {
   AXLE_CHECK(ndim <= static_cast<size_t>(kMaxTensorDims), ShapeError, op, "(): a tensor of ", ndim,

@@ -99,15 +99,14 @@ bool has_cpu_scalar(const Stack& args) {
 }
 
 // Copies the CPU scalars among `args` to `device` (for kernels that read device
-// memory only). Returns false: none is left on the host.
-[[gnu::cold]] bool upload_cpu_scalars(Stack& args, const Device& device) {
+// memory only), keeping the wrapped-number flag that type promotion reads.
+[[gnu::cold]] void upload_cpu_scalars(Stack& args, const Device& device) {
   for (Value& v : args)
     if (const Value& r = v; r.is_tensor() && r.tensor().defined() && is_cpu_scalar(r.tensor())) {
       Tensor d = r.tensor().to(device);
       d.unsafe_impl().wrapped_number = r.tensor().unsafe_impl().wrapped_number;
       v = std::move(d);
     }
-  return false;
 }
 
 Device target_device(const OpEntry& op, const Stack& args) {
@@ -378,7 +377,10 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
   for (size_t i = 0; i < sc.outputs.size(); ++i) {
     OutputSpec& o = sc.outputs[i];
     if (o.alias_arg >= 0) {
-      if (host_scalars && is_cpu_scalar(args[o.alias_arg].tensor())) host_scalars = upload_cpu_scalars(args, device);
+      if (host_scalars && is_cpu_scalar(args[o.alias_arg].tensor())) {
+        upload_cpu_scalars(args, device);
+        host_scalars = false;
+      }
       outputs.push_back(args[o.alias_arg]);
     } else if (out && i < out->size() && !o.data_dependent && usable_out((*out)[i], o, device, args))
       outputs.push_back((*out)[i]);
@@ -396,7 +398,10 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
       case CandidateKind::Kernel:
       case CandidateKind::BoxedFallback: {
         if (t_plugin_filter && !t_plugin_filter->allows(c.plugin)) continue;
-        if (host_scalars && !(c.flags & AXLE_KERNEL_HOST_SCALARS)) host_scalars = upload_cpu_scalars(args, device);
+        if (host_scalars && !(c.flags & AXLE_KERNEL_HOST_SCALARS)) {
+          upload_cpu_scalars(args, device);
+          host_scalars = false;
+        }
         KernelCallContext ctx;
         const axle_status s = invoke(op, c, args, outputs, device, ctx, host_scalars);
         if (s == AXLE_OK) {

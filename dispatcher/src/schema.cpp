@@ -1,6 +1,7 @@
 // A recursive-descent parser for PyTorch's schema grammar. Every error names the
 // column and what was expected.
 #include <axle/schema.h>
+#include <axle/tensor.h>
 
 #include <cctype>
 #include <cstdlib>
@@ -15,8 +16,6 @@ std::string ArgType::str() const {
 }
 
 namespace {
-
-constexpr int64_t kMaxFixedListSize = 64;  // int[N]: N at most this
 
 #define AXLE_CHECK_SCHEMA(cond, what) \
   do {                                \
@@ -174,8 +173,8 @@ class Parser {
         // A fixed size is a handful of dims (int[2], int[3]); a huge one would be
         // allocated for its default or a broadcast int.
         const std::string digits(s_.substr(start, pos_ - start));
-        AXLE_CHECK_SCHEMA(digits.size() <= 4 && std::atoll(digits.c_str()) <= kMaxFixedListSize,
-                          "list size " + digits + " is too large (at most " + std::to_string(kMaxFixedListSize) + ")");
+        AXLE_CHECK_SCHEMA(digits.size() <= 4 && std::atoll(digits.c_str()) <= kMaxTensorDims,
+                          "list size " + digits + " is too large (at most " + std::to_string(kMaxTensorDims) + ")");
         a.type.fixed_size = std::atoll(digits.c_str());
       }
       expect("]");

@@ -52,15 +52,16 @@ Stack constant_composite(const Stack& a, int value) {
 
 // *_like: self's sizes, and its dtype and device unless given; filled_like_of
 // fills it with `v` as `filled` does.
+Device like_device(const Stack& a, size_t dtype_at) {
+  return a[dtype_at + 1].is_none() ? a[0].tensor().device() : a[dtype_at + 1].device().resolved();
+}
 Tensor empty_like_of(const Stack& a, size_t dtype_at) {
   const Tensor& self = a[0].tensor();
-  const Device device = a[dtype_at + 1].is_none() ? self.device() : a[dtype_at + 1].device().resolved();
-  return make_empty(self.sizes(), dtype_or(a[dtype_at], self.dtype()), device);
+  return make_empty(self.sizes(), dtype_or(a[dtype_at], self.dtype()), like_device(a, dtype_at));
 }
 Tensor filled_like_of(const Stack& a, size_t dtype_at, const Scalar& v) {
   const Tensor& self = a[0].tensor();
-  const Device device = a[dtype_at + 1].is_none() ? self.device() : a[dtype_at + 1].device().resolved();
-  return filled(self.sizes(), dtype_or(a[dtype_at], self.dtype()), device, v);
+  return filled(self.sizes(), dtype_or(a[dtype_at], self.dtype()), like_device(a, dtype_at), v);
 }
 
 // eye(n, dtype, device) and eye.m(n, m, dtype, device).

@@ -283,7 +283,6 @@ inline bool views_overlap(const axle_tensor_view& a, const axle_tensor_view& b) 
 }
 
 // ------------------------------------------------------------ strided N-d loop
-constexpr int kMaxDims = 64;
 
 // Whether the loops below can run over rank `ndim` with these operands: every
 // rank in [0, kMaxDims]. The loops themselves check only `ndim` (their arrays

@@ -10,7 +10,7 @@
 //     steps contiguously across them), as PyTorch's TensorIterator coalesces;
 //   - contiguous_same_shape: the fast-path test (every operand row-major
 //     contiguous with the same sizes: flat arrays of numel elements).
-// Every function checks ranks against kMaxLayoutRank and returns false rather
+// Every function checks ranks against kMaxDims and returns false rather
 // than overflow its fixed arrays. Depends on axle_plugin.h and the C++
 // standard library only.
 #pragma once
@@ -23,17 +23,17 @@
 
 namespace axle::plugin {
 
-// The largest rank the layout helpers accept (helpers.hpp's loops have the same
-// bound, kMaxDims).
-constexpr int32_t kMaxLayoutRank = 64;
+// The largest rank the SDK's helpers accept: these and helpers.hpp's loops
+// (axle's kMaxTensorDims).
+constexpr int kMaxDims = 64;
 
 // Element strides of `v` aligned to the shape (ndim, sizes) it broadcasts to:
 // v's dims are right-aligned with the shape's; a dim v lacks or where v has
 // size 1 gets stride 0. Writes ndim values to out_strides. False (out_strides
-// unspecified) when ndim or v's rank is negative or above kMaxLayoutRank, v has
+// unspecified) when ndim or v's rank is negative or above kMaxDims, v has
 // more dims than the shape, or one of v's sizes is neither 1 nor the shape's.
 inline bool broadcast_strides(const axle_tensor_view& v, int32_t ndim, const int64_t* sizes, int64_t* out_strides) {
-  if (ndim < 0 || ndim > kMaxLayoutRank || v.ndim < 0 || v.ndim > ndim) return false;
+  if (ndim < 0 || ndim > kMaxDims || v.ndim < 0 || v.ndim > ndim) return false;
   const int32_t lead = ndim - v.ndim;
   for (int32_t d = 0; d < ndim; ++d) {
     const int32_t vd = d - lead;
@@ -58,8 +58,8 @@ template <size_t N>
 struct CoalescedLayout {
   static_assert(N > 0, "at least one operand");
   int32_t ndim = 0;
-  int64_t sizes[kMaxLayoutRank] = {};
-  int64_t strides[N][kMaxLayoutRank] = {};
+  int64_t sizes[kMaxDims] = {};
+  int64_t strides[N][kMaxDims] = {};
 
   int64_t numel() const {
     int64_t n = 1;
@@ -75,13 +75,13 @@ struct CoalescedLayout {
 // inner one when every operand's stride there equals its inner stride times the
 // inner size. Dims are not reordered. A shape with no elements becomes one dim
 // of size 0; a shape of one element ndim 0. False (out unspecified) when ndim
-// is negative or above kMaxLayoutRank, or an operand does not broadcast to the
+// is negative or above kMaxDims, or an operand does not broadcast to the
 // shape.
 template <size_t N>
 inline bool coalesce_dims(int32_t ndim, const int64_t* sizes, const std::array<const axle_tensor_view*, N>& operands,
                           CoalescedLayout<N>* out) {
-  if (ndim < 0 || ndim > kMaxLayoutRank || out == nullptr) return false;
-  int64_t strides[N][kMaxLayoutRank];
+  if (ndim < 0 || ndim > kMaxDims || out == nullptr) return false;
+  int64_t strides[N][kMaxDims];
   for (size_t k = 0; k < N; ++k)
     if (operands[k] == nullptr || !broadcast_strides(*operands[k], ndim, sizes, strides[k])) return false;
   out->ndim = 0;
@@ -135,13 +135,13 @@ inline bool coalesce_dims(const std::array<const axle_tensor_view*, N>& operands
 // broadcasting) and is row-major contiguous (a dim of size 1 may have any
 // stride; a view with no elements counts as contiguous), so a kernel may treat
 // each as a flat array of numel elements. False for a rank that is negative or
-// above kMaxLayoutRank.
+// above kMaxDims.
 template <size_t N>
 inline bool contiguous_same_shape(const std::array<const axle_tensor_view*, N>& operands) {
   static_assert(N > 0, "the shape is operands[0]'s");
   if (operands[0] == nullptr) return false;
   const int32_t ndim = operands[0]->ndim;
-  if (ndim < 0 || ndim > kMaxLayoutRank) return false;
+  if (ndim < 0 || ndim > kMaxDims) return false;
   bool empty = false;
   for (int32_t d = 0; d < ndim; ++d) empty = empty || operands[0]->sizes[d] == 0;
   for (const axle_tensor_view* v : operands) {
