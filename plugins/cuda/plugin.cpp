@@ -8,7 +8,11 @@
 #include <cublas_v2.h>
 #include <cudnn.h>
 
+#include <sys/auxv.h>
+
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace axle::cuda {
 namespace {
@@ -33,8 +37,47 @@ void describe() {
                 cudnn % 10000 / 100, cudnn % 100);
 }
 
+// A secure-execution process (setuid, setgid, file capabilities: AT_SECURE;
+// the host says so through get_option(NULL, "secure_execution"), else the
+// auxiliary vector). The CUDA driver and libraries read variables with plain
+// getenv when they initialize, also there: the driver loads the library named
+// by CUDA_INJECTION64_PATH (NVTX: NVTX_INJECTION64_PATH), writes its JIT cache
+// under CUDA_CACHE_PATH and core dumps to CUDA_COREDUMP_FILE, cuBLAS, cuBLASLt
+// and cuDNN append logs to the files their *_LOGDEST_DBG / LOG_FILE variables
+// name: code loaded and files written with the process's privileges. Before
+// the first CUDA call, the plugin removes those variables from the
+// environment and turns the JIT cache off (glibc strips LD_* the same way);
+// docs/cuda-plugin.md, "Secure execution".
+constexpr const char* kUnsafeVariables[] = {"CUDA_INJECTION64_PATH",
+                                            "NVTX_INJECTION64_PATH",
+                                            "CUDA_CACHE_PATH",
+                                            "CUDA_COREDUMP_FILE",
+                                            "CUDA_ENABLE_COREDUMP_ON_EXCEPTION",
+                                            "CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION",
+                                            "CUDA_MPS_PIPE_DIRECTORY",
+                                            "CUDA_MPS_LOG_DIRECTORY",
+                                            "CUBLAS_LOGINFO_DBG",
+                                            "CUBLAS_LOGDEST_DBG",
+                                            "CUBLASLT_LOG_LEVEL",
+                                            "CUBLASLT_LOG_MASK",
+                                            "CUBLASLT_LOG_FILE",
+                                            "CUDNN_LOGINFO_DBG",
+                                            "CUDNN_LOGWARN_DBG",
+                                            "CUDNN_LOGERR_DBG",
+                                            "CUDNN_LOGLEVEL_DBG",
+                                            "CUDNN_LOGDEST_DBG"};
+bool secure_execution(const axle_host_api* host) {
+  const char* secure = plugin::option(host, nullptr, "secure_execution");
+  return (secure && std::strcmp(secure, "true") == 0) || getauxval(AT_SECURE) != 0;
+}
+void harden_environment() {
+  for (const char* name : kUnsafeVariables) unsetenv(name);
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
+
 axle_status register_plugin(const axle_registrar* r) {
   if (!r || r->struct_size < sizeof(axle_registrar)) return AXLE_ERROR_INVALID_ARGUMENT;
+  if (secure_execution(r->host)) harden_environment();
   describe();
   if (axle_status s = r->register_device_type(r->context, device_interface())) return s;
   axle_status (*const families[])(const axle_registrar*) = {

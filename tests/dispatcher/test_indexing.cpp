@@ -38,7 +38,7 @@ TEST_CASE("masked_fill, where, embedding, one_hot") {
   CHECK(values(masked_fill(x, m, 9.0)) == std::vector<double>{9, 2, 9, 4});
   CHECK(values(masked_fill(x, m, full({}, 7.0))) == std::vector<double>{7, 2, 7, 4});
   CHECK(masked_fill(x.to(kInt32), m, 2.5).dtype() == kInt32);
-  CHECK_THROWS_AS(masked_fill(x.to(kInt8), m, 300), ValueError);
+  CHECK_THROWS_AS(masked_fill(x.to(kInt8), m, 300), DTypeError);
   const Tensor w = where(m, x, from({0}, {1}, kInt64));
   CHECK(w.dtype() == kFloat32);
   CHECK(values(w) == std::vector<double>{1, 0, 3, 0});

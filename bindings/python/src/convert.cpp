@@ -25,14 +25,23 @@ int64_t as_int64(const py::handle& o) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
   if (v == -1 && !overflow && PyErr_Occurred()) throw py::error_already_set();
-  AXLE_CHECK(!overflow, ValueError, "Overflow when unpacking long");
+  AXLE_CHECK(!overflow, DTypeError, "Overflow when unpacking long");
   return static_cast<int64_t>(v);
+}
+
+// A Python int or float as a double; an int beyond a double's range raises
+// Python's OverflowError "int too large to convert to float", as torch's float
+// arguments do (never pybind11's cast error).
+double as_double(const py::handle& o) {
+  const double d = PyFloat_AsDouble(o.ptr());
+  if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+  return d;
 }
 
 std::optional<Scalar> as_scalar(const py::handle& o) {
   if (is_bool(o)) return Scalar(o.cast<bool>());
   if (is_int(o)) return Scalar(as_int64(o));
-  if (is_float(o)) return Scalar(o.cast<double>());
+  if (is_float(o)) return Scalar(as_double(o));
   if (is_tensor(o.ptr())) {
     const Tensor& t = tensor_ref(o.ptr());
     if (t.numel() == 1) return t.item();
@@ -116,7 +125,7 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
       why = "expected an int or a sequence of ints";
       return std::nullopt;
     case ArgKind::Float:
-      if (is_int(obj) || is_float(obj)) return Value(obj.cast<double>());
+      if (is_int(obj) || is_float(obj)) return Value(as_double(obj));
       why = "expected a float";
       return std::nullopt;
     case ArgKind::Bool:
@@ -214,7 +223,7 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
     if (overflow) {
       f.any_big_int = true;
       f.all_bool = false;
-      f.values.emplace_back(obj.cast<double>());
+      f.values.emplace_back(as_double(obj));
       return;
     }
   }
@@ -243,7 +252,7 @@ void check_fits(const Scalar& v, DType dt) {
       lo = -9223372036854775808.0, hi = std::nextafter(9223372036854775808.0, 0.0);
   }
   const double x = v.to_double();
-  AXLE_CHECK(x >= lo && x <= hi, ValueError, "value cannot be converted to type ", dtype_name(dt), " without overflow");
+  AXLE_CHECK(x >= lo && x <= hi, DTypeError, "value cannot be converted to type ", dtype_name(dt), " without overflow");
 }
 
 }  // namespace
@@ -263,7 +272,7 @@ Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std:
   double* pd = static_cast<double*>(host.data_ptr());
   int64_t* pi = static_cast<int64_t*>(ints.data_ptr());
   const bool floating = f.any_float || is_floating_point(dt);
-  AXLE_CHECK(floating || !f.any_big_int, ValueError, "Overflow when unpacking long");
+  AXLE_CHECK(floating || !f.any_big_int, DTypeError, "Overflow when unpacking long");
   for (size_t i = 0; i < f.values.size(); ++i) {
     check_fits(f.values[i], dt);
     pd[i] = f.values[i].to_double();

@@ -24,7 +24,7 @@ uint64_t seed_of(const py::int_& s) {
   PyErr_Clear();
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(s.ptr(), &overflow);
-  AXLE_CHECK(!overflow, ValueError, "Overflow when unpacking long");
+  AXLE_CHECK(!overflow, DTypeError, "Overflow when unpacking long");
   return static_cast<uint64_t>(v);
 }
 

@@ -98,7 +98,7 @@ std::vector<Sample> hardtanh_samples(SampleContext& c) {
     more(out, c, {-2.5, 0.5}, "limits [-2.5, 0.5]");
     more(out, c, {2, 1}, "min_val > max_val");
   }
-  if (d == kInt8) out.push_back(fails({c.make({3}), -300, 2}, "limit out of int8's range", "ValueError"));
+  if (d == kInt8) out.push_back(fails({c.make({3}), -300, 2}, "limit out of int8's range", "DTypeError"));
   return out;
 }
 template <bool InPlace>
@@ -125,10 +125,10 @@ std::vector<Sample> threshold_samples(SampleContext& c) {
   if (!no_half_bool(c.dtype())) return rejected(c, {1, 2});
   std::vector<Sample> out = variety(c, {1.5, 7}, InPlace);
   if (c.dtype() == kUInt8)
-    out.push_back(fails({c.make({3}), -0.5, 3}, "negative double threshold for uint8", "ValueError"));
+    out.push_back(fails({c.make({3}), -0.5, 3}, "negative double threshold for uint8", "DTypeError"));
   else
     more(out, c, {-0.5, 3}, "threshold -0.5, value 3");
-  if (c.dtype() == kInt8) out.push_back(fails({c.make({3}), 300, 2}, "threshold out of int8's range", "ValueError"));
+  if (c.dtype() == kInt8) out.push_back(fails({c.make({3}), 300, 2}, "threshold out of int8's range", "DTypeError"));
   return out;
 }
 
@@ -219,7 +219,7 @@ std::vector<Sample> clamp_samples(SampleContext& c) {
       out.push_back(fails({c.make({3}), -1.5, 2.5}, "float result into integer self", "DTypeError"));
   }
   out.push_back(fails({c.make({3}), Value(), Value()}, "neither min nor max", "ValueError"));
-  if (d == kInt8) out.push_back(fails({c.make({3}), 300, Value()}, "min out of int8's range", "ValueError"));
+  if (d == kInt8) out.push_back(fails({c.make({3}), 300, Value()}, "min out of int8's range", "DTypeError"));
   return out;
 }
 

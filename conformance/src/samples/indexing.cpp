@@ -130,7 +130,7 @@ std::vector<Sample> scatter_value_common(SampleContext& c, bool inplace) {
       fails({c.make({3, 4}), 1, idx(c, {4, 1}, 4), v}, "index larger than self apart from dim", "ShapeError"));
   const Value big = overflow_value(c);
   if (!big.is_none())
-    out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4), big}, "value overflows the dtype", "ValueError"));
+    out.push_back(fails({c.make({3, 4}), 1, idx(c, {1, 2}, 4), big}, "value overflows the dtype", "DTypeError"));
   return out;
 }
 std::vector<Sample> scatter_value_samples(SampleContext& c) { return scatter_value_common(c, false); }
@@ -161,7 +161,7 @@ std::vector<Sample> masked_fill_common(SampleContext& c, bool inplace, bool tens
   } else {
     const Value big = overflow_value(c);
     if (!big.is_none())
-      out.push_back(fails({c.make({3, 4}), mask(c, {3, 4}), big}, "value overflows the dtype", "ValueError"));
+      out.push_back(fails({c.make({3, 4}), mask(c, {3, 4}), big}, "value overflows the dtype", "DTypeError"));
   }
   out.push_back(fails({c.make({2, 3}), mask(c, {4}), value()}, "mask does not broadcast", "ShapeError"));
   return out;

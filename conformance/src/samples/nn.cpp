@@ -178,7 +178,7 @@ std::vector<Sample> pad_samples(SampleContext& c) {
       ok({c.make({2, 3, 4}, T), IntList{1, 0, 2, 1}, "constant", 2.5}, "transposed, 2 dims, value 2.5"),
       ok({c.make({3, 5}, St), IntList{-1, 2, 0, -2}}, "stepped, negative pads crop"),
       c.dtype() == kUInt8
-          ? fails({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1", "ValueError")
+          ? fails({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1", "DTypeError")
           : ok({c.make({4, 3}, E), IntList{0, 0, 1, 1}, "constant", -1.0}, "expanded, value -1"),
       ok({c.make({}), IntList{}}, "0-d, no padding"),
       ok({c.make({0, 3}), IntList{1, 1, 1, 1}}, "zero-size grows"),

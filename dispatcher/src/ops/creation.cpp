@@ -99,7 +99,7 @@ void fill_shape(ShapeContext& c) {
   if (is_floating_point(d) && d != kFloat64 && c.args[1].tag() == Value::Tag::Double) {
     const double x = c.args[1].to_double();
     const Range r = dtype_range(d);
-    AXLE_CHECK(!std::isfinite(x) || (x >= r.lo && x <= r.hi), ValueError, c.op, ": value cannot be converted to type ",
+    AXLE_CHECK(!std::isfinite(x) || (x >= r.lo && x <= r.hi), DTypeError, c.op, ": value cannot be converted to type ",
                dtype_name(d), " without overflow: ", c.args[1].repr());
   }
   c.outputs = {{self.sizes(), d, 0}};

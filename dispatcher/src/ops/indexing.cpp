@@ -37,7 +37,7 @@ bool fits(const Value& v, DType dt) {
 }
 
 void check_fits(ShapeContext& c, const Value& v, DType dt) {
-  AXLE_CHECK(fits(v, dt), ValueError, c.op, ": value ", v.repr(), " cannot be converted to type ", dtype_name(dt),
+  AXLE_CHECK(fits(v, dt), DTypeError, c.op, ": value ", v.repr(), " cannot be converted to type ", dtype_name(dt),
              " without overflow");
 }
 

@@ -83,7 +83,7 @@ void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles) {
   const Range r = dtype_range(d);
   const double lo = d == kUInt8 && !dbl ? -255 : r.lo;  // negative integers wrap into uint8, as c10 allows
   const bool in_range = x >= lo && (d == kInt64 ? x < r.hi : x <= r.hi);
-  AXLE_CHECK(in_range, ValueError, op, ": value cannot be converted to type ", dtype_name(d),
+  AXLE_CHECK(in_range, DTypeError, op, ": value cannot be converted to type ", dtype_name(d),
              " without overflow: ", v.repr());
 }
 

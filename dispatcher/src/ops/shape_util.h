@@ -42,7 +42,7 @@ Range dtype_range(DType d);
 // A Scalar written into integer dtype d must fit (c10's checked conversion): ints
 // within the type's range (uint8 also takes -255..-1, which wrap), doubles strictly;
 // doubles=false skips doubles (they promote the computation to float instead).
-// ValueError "value cannot be converted to type ... without overflow" otherwise.
+// DTypeError (RuntimeError in Python, as torch) "value cannot be converted to type ... without overflow" otherwise.
 void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = true);
 // The ops' family lists (one per file), concatenated by builtin_op_decls() (builtin_ops.cpp).
 std::vector<OpDecl> creation_ops();
