@@ -13,6 +13,7 @@ SchemaError::~SchemaError() = default;
 PluginError::~PluginError() = default;
 ConfigError::~ConfigError() = default;
 OutOfMemoryError::~OutOfMemoryError() = default;
+AutogradError::~AutogradError() = default;
 InternalError::~InternalError() = default;
 
 void detail::internal_assert_failed(const char* condition, const char* file, int line, const std::string& message) {

@@ -8,6 +8,7 @@
 #include <axle/plugin/helpers.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace axle {
@@ -70,6 +71,10 @@ Tensor make_empty(IntList&& sizes, DType dtype, const Device& device) {
   return Tensor(std::move(impl));
 }
 
+namespace {
+std::atomic<detail::ViewHook> g_view_hook{nullptr};
+}  // namespace
+
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
   check_tensor_rank(sizes.size(), "view");
   AXLE_INTERNAL_ASSERT(sizes.size() == strides.size(), "make_view(): ", sizes.size(), " sizes but ", strides.size(),
@@ -80,8 +85,12 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
   impl->strides = std::move(strides);
   impl->storage_offset = offset;
   impl->dtype = base.dtype();
+  if (base.unsafe_impl().autograd) [[unlikely]]
+    if (detail::ViewHook hook = g_view_hook.load(std::memory_order_acquire)) return hook(base, Tensor(std::move(impl)));
   return Tensor(std::move(impl));
 }
+
+void detail::set_view_hook(ViewHook hook) { g_view_hook.store(hook, std::memory_order_release); }
 
 int64_t Tensor::numel() const {
   int64_t n = 1;

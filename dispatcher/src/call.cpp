@@ -2,6 +2,7 @@
 // allocation -> candidates in order (kernels may decline) -> host fallback; and
 // the kernel invocation through the plugin ABI (argument views, data-dependent
 // outputs). What it hands off lives by concept next to it (call_internal.h).
+#include "autograd_hook.h"
 #include "call_internal.h"
 #include "observe.h"
 #include "ops/shape_util.h"
@@ -333,6 +334,10 @@ void describe(CallInfo* info, const Candidate& c) {
 Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info) {
   for (size_t i : op.overlap_checked)
     if (i < args.size() && args[i].is_tensor()) shape::check_no_internal_overlap(op.name.c_str(), args[i].tensor());
+  // Every written tensor's storage gets a new version (autograd's saved-tensor check).
+  for (size_t i : op.written)
+    if (i < args.size() && args[i].is_tensor() && args[i].tensor().defined())
+      args[i].tensor().storage()->version.fetch_add(1, std::memory_order_relaxed);
   if (&op == copy_op()) {
     Tensor& self = args[0].tensor();
     const Tensor& src = args[1].tensor();
@@ -438,9 +443,34 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
 
 }  // namespace
 
-Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
-  if (detail::g_observers.load(std::memory_order_relaxed) > 0)
+namespace {
+std::atomic<detail::AutogradHook> g_autograd_hook{nullptr};
+
+Stack dispatch_intercepted(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
+  if (const detail::AutogradHook hook = g_autograd_hook.load(std::memory_order_relaxed)) {
+    Stack result;
+    if (hook(op, args, out, result)) return result;
+  }
+  return detail::dispatch_below_autograd(op, args, out);
+}
+}  // namespace
+
+void detail::set_autograd_hook(AutogradHook hook) {
+  AutogradHook expected = nullptr;
+  if (g_autograd_hook.compare_exchange_strong(expected, hook)) detail::g_observers.fetch_add(1);
+}
+
+Stack detail::dispatch_below_autograd(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
+  const int autograd = g_autograd_hook.load(std::memory_order_relaxed) != nullptr ? 1 : 0;
+  if (detail::g_observers.load(std::memory_order_relaxed) > autograd)
     return detail::observe_call(op, args, out, &dispatch_impl);
+  return dispatch_impl(op, args, out, nullptr);
+}
+
+// g_observers counts trace mode, parity recorders and the autograd hook: with
+// none of them a call takes the direct path.
+Stack dispatch(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
+  if (detail::g_observers.load(std::memory_order_relaxed) > 0) return dispatch_intercepted(op, args, out);
   return dispatch_impl(op, args, out, nullptr);
 }
 

@@ -59,6 +59,7 @@ Stack call_op_out(const OpHandle& h, Stack args, std::vector<Tensor> out) {
   for (const Value& v : result) {
     if (!v.is_tensor()) continue;
     if (!v.tensor().is_same(out[i])) write_out(op.name, v.tensor(), out[i]);
+    out[i].storage()->version.fetch_add(1, std::memory_order_relaxed);
     written.push_back(out[i++]);
   }
   return written;

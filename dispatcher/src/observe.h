@@ -23,7 +23,8 @@ struct CallInfo {
 
 using DispatchFn = Stack (*)(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info);
 
-// Tracing on (1) plus active parity recorders.
+// Tracing on (1) plus active parity recorders, plus 1 once the autograd hook
+// is active (autograd_hook.h).
 extern std::atomic<int> g_observers;
 
 Stack observe_call(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, DispatchFn impl);

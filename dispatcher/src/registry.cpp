@@ -51,9 +51,11 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
     // torch lets fill_ and zero_ write an expanded view, and only warns (deprecated) for masked_fill_ and index_put_.
     const bool fills = e.schema.name == "fill_" || e.schema.name == "zero_" || e.schema.name == "masked_fill_" ||
                        e.schema.name == "index_put_";
-    for (size_t i = 0; i < e.schema.arguments.size() && !fills; ++i)
-      if (e.schema.arguments[i].is_write && e.schema.arguments[i].type.kind == ArgKind::Tensor)
-        e.overlap_checked.push_back(i);
+    for (size_t i = 0; i < e.schema.arguments.size(); ++i)
+      if (e.schema.arguments[i].is_write && e.schema.arguments[i].type.kind == ArgKind::Tensor) {
+        e.written.push_back(i);
+        if (!fills) e.overlap_checked.push_back(i);
+      }
     by_name_[name] = &e;
     // An op without overload can also be found by its bare name.
     const std::string bare = (e.schema.ns == "aten" ? "" : e.schema.ns + "::") + e.schema.name;
@@ -64,6 +66,8 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
       AXLE_INTERNAL_ASSERT(it != by_name_.end(), "operator '", name, "' borrows kernels of undeclared '",
                            decl.kernel_op, "'");
       e.kernel_entry = it->second;
+      const Derivative& own = decl.derivative;
+      if (!own.vjp && !own.none && !own.decomposes) e.derivative = &it->second->decl.derivative;
     }
     defined = &e;
   }

@@ -46,6 +46,11 @@ class OpEntry {
   // The Tensor(a!) arguments the call path refuses with internal overlap (an
   // expanded view): all but fill_'s, zero_'s, masked_fill_'s and index_put_'s, as torch.
   std::vector<size_t> overlap_checked;
+  // Every Tensor(a!) argument: the call path bumps their storage's version.
+  std::vector<size_t> written;
+  // The derivative autograd uses: the declaration's, or for an in-place variant
+  // that declares none its kernel op's.
+  const Derivative* derivative = &decl.derivative;
 };
 
 enum class CandidateKind { Kernel, AppKernel, Composite, BoxedFallback, HostFallback };

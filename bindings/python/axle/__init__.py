@@ -10,6 +10,8 @@ from . import _errors
 # AxleError, ShapeError, ..., InternalError, TypeError: the C++ list of error kinds (axle/error_kinds.h).
 from ._errors import *  # noqa: F401,F403
 from . import _C
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
 from ._C import Event, Stream, current_stream, set_stream, synchronize
 from ._C import empty_cache, max_memory_allocated, memory_allocated, memory_reserved, memory_stats
@@ -173,6 +175,25 @@ for _name, _group in _op_groups.items():
         setattr(Tensor, _name, _make_method(_fn, _takes_varargs_ints(_group)))
 del _name, _group, _fn
 
+# Creation ops generated from their declarations also take torch's requires_grad= keyword.
+def _with_requires_grad(fn):
+    def creation(*args, requires_grad=False, **kwargs):
+        return _requiring_grad(fn(*args, **kwargs), requires_grad)
+
+    creation.__name__ = creation.__qualname__ = fn.__name__
+    creation.__doc__ = fn.__doc__
+    return creation
+
+
+for _name in ("zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "eye", "linspace"):
+    if _name in globals():
+        globals()[_name] = _with_requires_grad(globals()[_name])
+del _name
+
+
+def _requiring_grad(t, requires_grad):
+    return t.requires_grad_() if requires_grad else t
+
 
 def _size_args(size):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
@@ -180,36 +201,38 @@ def _size_args(size):
     return size
 
 
-def empty(*size, dtype=None, device=None, **kwargs):
-    return _op_groups["empty"](_size_args(size), dtype=dtype, device=device, **kwargs)
+def empty(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    return _requiring_grad(_op_groups["empty"](_size_args(size), dtype=dtype, device=device, **kwargs), requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, **kwargs):
-    return _op_groups["zeros"](_size_args(size), dtype=dtype, device=device, **kwargs)
+def zeros(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    return _requiring_grad(_op_groups["zeros"](_size_args(size), dtype=dtype, device=device, **kwargs), requires_grad)
 
 
-def ones(*size, dtype=None, device=None, **kwargs):
-    return _op_groups["ones"](_size_args(size), dtype=dtype, device=device, **kwargs)
+def ones(*size, dtype=None, device=None, requires_grad=False, **kwargs):
+    return _requiring_grad(_op_groups["ones"](_size_args(size), dtype=dtype, device=device, **kwargs), requires_grad)
 
 
-def full(*args, dtype=None, device=None, **kwargs):
-    """full(size, fill_value, *, dtype=None, device=None)"""
-    return _op_groups["full"](*args, dtype=dtype, device=device, **kwargs)
+def full(*args, dtype=None, device=None, requires_grad=False, **kwargs):
+    """full(size, fill_value, *, dtype=None, device=None, requires_grad=False)"""
+    return _requiring_grad(_op_groups["full"](*args, dtype=dtype, device=device, **kwargs), requires_grad)
 
 
-def arange(*args, dtype=None, device=None, **kwargs):
-    """arange(end) or arange(start, end, step=1), with dtype= and device= keywords."""
+def arange(*args, dtype=None, device=None, requires_grad=False, **kwargs):
+    """arange(end) or arange(start, end, step=1), with dtype=, device= and requires_grad= keywords."""
     if len(args) == 1 and "end" not in kwargs:
         args = (0,) + args
-    return _op_groups["arange"](*args, dtype=dtype, device=device, **kwargs)
+    return _requiring_grad(_op_groups["arange"](*args, dtype=dtype, device=device, **kwargs), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, **kwargs):
-    return _op_groups["rand"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kwargs):
+    t = _op_groups["rand"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+    return _requiring_grad(t, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, **kwargs):
-    return _op_groups["randn"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kwargs):
+    t = _op_groups["randn"](_size_args(size), generator=generator, dtype=dtype, device=device, **kwargs)
+    return _requiring_grad(t, requires_grad)
 
 
 Generator = _C.Generator
@@ -229,18 +252,23 @@ def initial_seed():
     return default_generator.initial_seed()
 
 
-def tensor(data, dtype=None, device=None):
+def tensor(data, dtype=None, device=None, requires_grad=False):
     """A tensor from nested sequences of numbers, a numpy array or scalar (its
     dtype kept, as torch.tensor), or a copy of a Tensor."""
     if type(data).__module__ == "numpy":
         import numpy
 
-        a = numpy.ascontiguousarray(data)
+        a = numpy.asarray(data)
+        if not a.flags.c_contiguous:
+            a = numpy.ascontiguousarray(a)  # (which makes 0-d arrays 1-d: only when needed)
         t = from_numpy(a if a.flags.writeable else a.copy()).clone()  # a read-only array is copied
         if dtype is not None:
             t = t.to(dtype)
-        return t if device is None else t.to(device)
-    return _C._tensor(data, dtype, device)
+        t = t if device is None else t.to(device)
+    else:
+        with autograd.no_grad():  # a copy of a Tensor: a new leaf
+            t = _C._tensor(data, dtype, device)
+    return _requiring_grad(t, requires_grad)
 
 
 def save(obj, path, metadata=None):

@@ -53,6 +53,7 @@ py::object make_builtin(const std::shared_ptr<OpGroup>& group, const std::string
 void bind_ops(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_dlpack(py::module_& m, TensorClass& cls);
+void bind_autograd(py::module_& m, TensorClass& cls);
 void bind_runtime(py::module_& m);
 void bind_samples(py::module_& m);
 

@@ -450,6 +450,7 @@ void bind_tensor(py::module_& m) {
            })
       .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); });
   bind_dlpack(m, cls);
+  bind_autograd(m, cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
         "A host tensor sharing memory with a numpy array (or any buffer); keeps it alive.");
   m.def("_tensor", [](const py::handle& data, const py::handle& dtype, const py::handle& device) {

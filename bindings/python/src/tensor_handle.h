@@ -46,6 +46,13 @@ class TensorClass {
     py::setattr(type_, name, py::module_::import("builtins").attr("property")(getter));
     return *this;
   }
+  template <typename Get, typename Set>
+  TensorClass& def_property(const char* name, Get&& get, Set&& set) {
+    py::cpp_function getter(std::forward<Get>(get));
+    py::cpp_function setter(std::forward<Set>(set));
+    py::setattr(type_, name, py::module_::import("builtins").attr("property")(getter, setter));
+    return *this;
+  }
   py::handle type() const { return type_; }
 
  private:

@@ -35,6 +35,9 @@ AXLE_DECLARE_ERROR(SchemaError);
 AXLE_DECLARE_ERROR(PluginError);
 AXLE_DECLARE_ERROR(ConfigError);
 AXLE_DECLARE_ERROR(OutOfMemoryError);
+// A misuse of automatic differentiation (backward through a freed graph, an
+// in-place change of a saved tensor, a leaf written in place): torch's RuntimeErrors.
+AXLE_DECLARE_ERROR(AutogradError);
 // A broken invariant of axle itself (AXLE_INTERNAL_ASSERT): a bug, not a mistake of the caller.
 AXLE_DECLARE_ERROR(InternalError);
 #undef AXLE_DECLARE_ERROR

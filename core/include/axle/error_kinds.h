@@ -66,6 +66,9 @@ inline constexpr ErrorKind kErrorKinds[] = {
                                     "A configuration key, value, file or environment variable that is wrong."),
     detail::error_kind<OutOfMemoryError>("OutOfMemoryError", "OutOfMemoryError", "MemoryError",
                                          AXLE_ERROR_OUT_OF_MEMORY, "A device or host allocation that failed."),
+    detail::error_kind<AutogradError>("AutogradError", "AutogradError", "RuntimeError", AXLE_OK,
+                                      "A misuse of automatic differentiation: backward through a freed graph, a "
+                                      "saved tensor changed in place, a leaf that requires grad written in place."),
     detail::error_kind<InternalError>("InternalError", "InternalError", "RuntimeError", AXLE_OK,
                                       "A broken invariant of axle itself: a bug to report, not a mistake of the "
                                       "caller."),

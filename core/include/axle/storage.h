@@ -7,7 +7,9 @@
 #include <axle/device.h>
 #include <axle/export.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -26,6 +28,9 @@ struct AXLE_API StorageImpl {
   const Device device;  // resolved (index >= 0)
   DeleterFn const deleter;
   void* const deleter_context;
+  // Bumped by the dispatcher for every tensor an op writes (Tensor(a!)
+  // arguments, out=): autograd's saved tensors compare it at backward.
+  mutable std::atomic<uint32_t> version{0};
 };
 
 using Storage = std::shared_ptr<StorageImpl>;

@@ -30,6 +30,11 @@ AXLE_API const char* memory_format_name(MemoryFormat f);  // "contiguous_format"
 // Parses those names; throws ValueError naming the text.
 AXLE_API MemoryFormat memory_format_from_name(std::string_view name);
 
+namespace autograd {
+struct AutogradMeta;  // the autograd layer's per-tensor state (autograd/include/axle/autograd.h)
+class Node;           // a node of the backward graph
+}  // namespace autograd
+
 struct TensorImpl {
   Storage storage;
   IntList sizes;
@@ -37,6 +42,9 @@ struct TensorImpl {
   int64_t storage_offset = 0;
   DType dtype = kFloat32;
   bool wrapped_number = false;  // a Python/C++ number turned into a 0-dim tensor (type promotion)
+  // Null unless the tensor requires grad (or did, or holds a .grad): owned by
+  // the autograd layer, opaque to the core.
+  std::shared_ptr<autograd::AutogradMeta> autograd;
 };
 
 class TensorOptions;
@@ -82,6 +90,9 @@ class AXLE_API Tensor {
   T item() const;
   Scalar item() const;
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  // How many handles share this tensor's TensorImpl (autograd steals a gradient
+  // nobody else holds instead of copying it).
+  long use_count() const { return impl_.use_count(); }
   std::string toString() const;  // "float32[2, 3] on cpu:0"
 
   // ---- views (metadata only; share storage) — PyTorch semantics and errors
@@ -136,6 +147,29 @@ class AXLE_API Tensor {
   Tensor matmul(const Tensor& other) const;
   Tensor nonzero() const;
 
+  // ---- autograd (autograd/src/tensor_autograd.cpp; torch's names and rules)
+  // Only floating tensors can require grad (ValueError otherwise); a non-leaf
+  // cannot be set to not require grad. Returns *this.
+  Tensor& requires_grad_(bool requires_grad = true);
+  bool requires_grad() const;
+  // The accumulated gradient (undefined until a backward reaches this leaf).
+  const Tensor& grad() const;
+  void set_grad(const Tensor& g);  // torch's `t.grad = g` (undefined: None)
+  // The node that made this tensor (null for leaves and tensors that do not require grad).
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  bool is_leaf() const;
+  // Backward from this tensor: `gradient` may be omitted for one-element tensors.
+  void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  // A tensor sharing this one's storage that does not require grad.
+  Tensor detach() const;
+  Tensor& detach_();
+  // Keeps .grad of a non-leaf after backward.
+  void retain_grad() const;
+  bool retains_grad() const;
+  // The storage's version: bumped by every in-place write through the dispatcher.
+  uint32_t _version() const { return impl().storage->version.load(std::memory_order_relaxed); }
+
   TensorImpl& unsafe_impl() const { return impl(); }
 
  private:
@@ -177,8 +211,17 @@ AXLE_API MemoryFormat suggest_memory_format(const Tensor& t);
 AXLE_API std::optional<IntList> compute_view_strides(const IntList& sizes, const IntList& strides,
                                                      const IntList& shape);
 AXLE_API IntList infer_view_shape(const IntList& shape, int64_t numel, const char* op);
-// A view of `base`'s storage with new metadata.
+// A view of `base`'s storage with new metadata. A view of a tensor that
+// requires grad, made while grad mode is on, records a backward node (the
+// autograd layer's view hook), so every view the core makes is differentiable.
 AXLE_API Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
+
+namespace detail {
+// Set once by the autograd layer at start: make_view hands it the views of
+// tensors that have autograd state.
+using ViewHook = Tensor (*)(const Tensor& base, Tensor view);
+AXLE_API void set_view_hook(ViewHook hook);
+}  // namespace detail
 
 template <>
 AXLE_API float Tensor::item<float>() const;

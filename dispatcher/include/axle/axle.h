@@ -1,6 +1,7 @@
-// The one header an application includes: tensors, ops, dispatcher, config.
+// The one header an application includes: tensors, ops, dispatcher, config, autograd.
 #pragma once
 
+#include <axle/autograd.h>
 #include <axle/compare.h>
 #include <axle/config.h>
 #include <axle/device.h>

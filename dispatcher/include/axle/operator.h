@@ -3,6 +3,7 @@
 // composite implementation, and a doc line. See dispatcher/src/ops/.
 #pragma once
 
+#include <axle/derivative.h>
 #include <axle/export.h>
 #include <axle/schema.h>
 #include <axle/value.h>
@@ -55,6 +56,9 @@ struct OpDecl {
   const char* doc = "";
   const char* kernel_op = nullptr;  // in-place/out variants: whose kernels serve them ("add.Tensor")
   unsigned flags = kNoFlags;        // OpFlags
+  // The gradient: a formula, a decomposition, or why there is none (derivative.h).
+  // In-place variants (kernel_op set) use their kernel op's.
+  Derivative derivative = {};
 };
 
 // Every built-in declaration, in declaration order (used by `axle ops`, bindings).

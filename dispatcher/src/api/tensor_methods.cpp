@@ -62,8 +62,12 @@ Tensor Tensor::pin_memory(const std::optional<std::string>& device_type) const {
                                        seen.empty() ? "" : "; found: ", seen));
     }
   }
-  Tensor out(std::make_shared<TensorImpl>(TensorImpl{allocate_pinned_storage(nbytes(), DeviceType(type)), sizes(),
-                                                     contiguous_strides(sizes()), 0, dtype(), false}));
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = allocate_pinned_storage(nbytes(), DeviceType(type));
+  impl->sizes = sizes();
+  impl->strides = contiguous_strides(sizes());
+  impl->dtype = dtype();
+  Tensor out(std::move(impl));
   out.copy_(*this);
   return out;
 }

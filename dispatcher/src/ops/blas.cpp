@@ -3,6 +3,7 @@
 // batched with broadcast batch dimensions), mm, bmm, addmm, baddbmm, dot
 // (kernels), and the composites outer (mul of a column and a row) and linear
 // (addmm / matmul + add_, the same paths as torch 1.13).
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -182,29 +183,37 @@ std::vector<OpDecl> blas_ops() {
   return {
       {.schema = "matmul(Tensor self, Tensor other) -> Tensor",
        .shape = &matmul_shape,
-       .doc = "Matrix product with torch.matmul's broadcasting rules."},
+       .doc = "Matrix product with torch.matmul's broadcasting rules.",
+       .derivative = {.vjp = &derivatives::matmul, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "mm(Tensor self, Tensor mat2) -> Tensor",
        .shape = &mm_shape,
-       .doc = "Matrix product of two 2-D tensors (same dtype)."},
+       .doc = "Matrix product of two 2-D tensors (same dtype).",
+       .derivative = {.vjp = &derivatives::mm, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "bmm(Tensor self, Tensor mat2) -> Tensor",
        .shape = &bmm_shape,
-       .doc = "Batched matrix product of two 3-D tensors with equal batch sizes."},
+       .doc = "Batched matrix product of two 3-D tensors with equal batch sizes.",
+       .derivative = {.vjp = &derivatives::bmm, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
        .shape = &addmm_shape,
-       .doc = "beta * self + alpha * (mat1 @ mat2); self broadcasts; beta=0 ignores self (NaN too)."},
+       .doc = "beta * self + alpha * (mat1 @ mat2); self broadcasts; beta=0 ignores self (NaN too).",
+       .derivative = {.vjp = &derivatives::addmm, .saves = save_arg(1) | save_arg(2)}},
       {.schema = "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
        .shape = &baddbmm_shape,
-       .doc = "beta * self + alpha * bmm(batch1, batch2); self broadcasts."},
+       .doc = "beta * self + alpha * bmm(batch1, batch2); self broadcasts.",
+       .derivative = {.vjp = &derivatives::baddbmm, .saves = save_arg(1) | save_arg(2)}},
       {.schema = "dot(Tensor self, Tensor tensor) -> Tensor",
        .shape = &dot_shape,
-       .doc = "Inner product of two 1-D tensors (0-d)."},
+       .doc = "Inner product of two 1-D tensors (0-d).",
+       .derivative = {.vjp = &derivatives::dot, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "outer(Tensor self, Tensor vec2) -> Tensor",
        .composite = &outer_composite,
-       .doc = "Outer product of two 1-D tensors (promoted as mul)."},
+       .doc = "Outer product of two 1-D tensors (promoted as mul).",
+       .derivative = {.decomposes = true}},
       {.schema = "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
        .composite = &linear_composite,
        .doc = "input @ weight.T + bias over any leading dims.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::linear, .saves = save_arg(0) | save_arg(1)}},
   };
 }
 

@@ -6,6 +6,7 @@
 // max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d and
 // adaptive_max_pool2d are kernel ops; max_pool2d and adaptive_avg_pool2d are
 // composites over them (adaptive_avg_pool2d to [1, 1] is a mean, as torch).
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -424,7 +425,8 @@ std::vector<OpDecl> conv_pool_ops() {
       {.schema = "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] "
                  "dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)",
        .shape = &convolution_out_shape,
-       .doc = "convolution into out (which must have the result's shape and dtype)."},
+       .doc = "convolution into out (which must have the result's shape and dtype).",
+       .derivative = {.none = "out= form: autograd refuses out= arguments that require grad"}},
       {.schema = "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] "
                  "dilation=1, int groups=1) -> Tensor",
        .composite = &conv_composite<1>,

@@ -1,5 +1,6 @@
 // Copy and movement ops: copy_ (strided, dtype-converting; across devices the
 // dispatcher copies, see dispatcher/src/cross_device_copy.cpp), clone, contiguous, to, reshape.
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -79,22 +80,30 @@ std::vector<OpDecl> copy_ops() {
   return {
       {.schema = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
        .shape = &copy_shape,
-       .doc = "Copies src (broadcast, dtype-converted, from any device) into self."},
-      {.schema = "clone(Tensor self) -> Tensor", .composite = &clone_composite, .doc = "A contiguous copy."},
+       .doc = "Copies src (broadcast, dtype-converted, from any device) into self.",
+       .derivative = {.vjp = &derivatives::copy_}},
+      {.schema = "clone(Tensor self) -> Tensor",
+       .composite = &clone_composite,
+       .doc = "A contiguous copy.",
+       .derivative = {.vjp = &derivatives::clone}},
       {.schema = "contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
        .composite = &contiguous_composite,
-       .doc = "self if contiguous, else a contiguous copy."},
+       .doc = "self if contiguous, else a contiguous copy.",
+       .derivative = {.vjp = &derivatives::clone}},
       {.schema = "to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? "
                  "memory_format=None) -> Tensor(a)",
        .composite = &to_dtype_composite,
-       .doc = "Converts to a dtype (self when already so and copy=False)."},
+       .doc = "Converts to a dtype (self when already so and copy=False).",
+       .derivative = {.vjp = &derivatives::clone}},
       {.schema = "to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool "
                  "copy=False, MemoryFormat? memory_format=None) -> Tensor(a)",
        .composite = &to_device_composite,
-       .doc = "Moves to a device (and dtype)."},
+       .doc = "Moves to a device (and dtype).",
+       .derivative = {.vjp = &derivatives::to_copy}},
       {.schema = "reshape(Tensor(a) self, int[] shape) -> Tensor(a)",
        .composite = &reshape_composite,
-       .doc = "A view when strides allow, else a copy."},
+       .doc = "A view when strides allow, else a copy.",
+       .derivative = {.vjp = &derivatives::reshape}},
   };
 }
 

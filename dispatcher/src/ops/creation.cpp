@@ -1,6 +1,7 @@
 // Creation ops: empty, full, zeros, ones and the *_like forms (composites over
 // fill_), fill_, arange, linspace, eye (a strided view of zeros filled with 1).
 #include "../call_internal.h"
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -133,49 +134,62 @@ std::vector<OpDecl> creation_ops() {
   return {
       {.schema = "empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = &empty_composite,
-       .doc = "A tensor with uninitialized memory."},
+       .doc = "A tensor with uninitialized memory.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
        .shape = &fill_shape,
-       .doc = "Fills self with a value, in place."},
+       .doc = "Fills self with a value, in place.",
+       .derivative = {.vjp = &derivatives::zero_self}},
       {.schema = "full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = &full_composite,
-       .doc = "A tensor filled with fill_value (dtype inferred from it)."},
+       .doc = "A tensor filled with fill_value (dtype inferred from it).",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = [](const Stack& a) { return constant_composite(a, 0); },
-       .doc = "A tensor of zeros."},
+       .doc = "A tensor of zeros.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = [](const Stack& a) { return constant_composite(a, 1); },
-       .doc = "A tensor of ones."},
+       .doc = "A tensor of ones.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? "
                  "device=None) -> Tensor",
        .shape = &arange_shape,
-       .doc = "Values from start to end (exclusive) by step."},
+       .doc = "Values from start to end (exclusive) by step.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema =
            "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .shape = &linspace_shape,
-       .doc = "steps values evenly spaced from start to end (inclusive)."},
+       .doc = "steps values evenly spaced from start to end (inclusive).",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = &eye_composite,
-       .doc = "An n x n identity matrix."},
+       .doc = "An n x n identity matrix.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .composite = &eye_composite,
-       .doc = "An n x m identity matrix."},
+       .doc = "An n x m identity matrix.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
                  "memory_format=None) -> Tensor",
        .composite = [](const Stack& a) { return Stack{empty_like_of(a, 1)}; },
-       .doc = "Uninitialized, with self's shape."},
+       .doc = "Uninitialized, with self's shape.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
                  "memory_format=None) -> Tensor",
        .composite = [](const Stack& a) { return Stack{filled_like_of(a, 1, 0)}; },
-       .doc = "Zeros with self's shape."},
+       .doc = "Zeros with self's shape.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, MemoryFormat? "
                  "memory_format=None) -> Tensor",
        .composite = [](const Stack& a) { return Stack{filled_like_of(a, 1, 1)}; },
-       .doc = "Ones with self's shape."},
+       .doc = "Ones with self's shape.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
       {.schema = "full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, "
                  "MemoryFormat? memory_format=None) -> Tensor",
        .composite = [](const Stack& a) { return Stack{filled_like_of(a, 2, a[1].scalar())}; },
-       .doc = "fill_value with self's shape and dtype."},
+       .doc = "fill_value with self's shape and dtype.",
+       .derivative = {.none = "creates a tensor: no gradient flows to its inputs"}},
   };
 }
 

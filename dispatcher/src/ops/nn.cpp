@@ -4,6 +4,7 @@
 // (torch 2.x, a composite), upsample_nearest2d / upsample_bilinear2d (what
 // F.interpolate calls) and pad (constant, reflect, replicate, circular).
 // Dtype support follows torch 1.13's CPU kernels (e.g. no float16 norms).
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -303,11 +304,13 @@ std::vector<OpDecl> nn_ops() {
       {.schema = "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
        .shape = &softmax_shape,
        .doc = "exp(x) / sum(exp(x)) along dim, numerically stable (input converted to dtype first).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.vjp = &derivatives::softmax, .saves = save_output(0)}},
       {.schema = "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
        .shape = &softmax_shape,
        .doc = "x - max - log(sum(exp(x - max))) along dim (input converted to dtype first).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.vjp = &derivatives::log_softmax, .saves = save_output(0)}},
       {.schema = "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
                  "bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor",
        .shape = &batch_norm_shape,
@@ -317,7 +320,8 @@ std::vector<OpDecl> nn_ops() {
                  "eps=1e-05, bool cudnn_enable=True) -> Tensor",
        .shape = &layer_norm_shape,
        .doc = "Normalizes over the trailing normalized_shape dims (biased variance).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.vjp = &derivatives::layer_norm, .saves = save_arg(0) | save_arg(2)}},
       {.schema = "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
                  "bool cudnn_enabled=True) -> Tensor",
        .shape = &group_norm_shape,
@@ -326,16 +330,19 @@ std::vector<OpDecl> nn_ops() {
       {.schema = "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
        .shape = &rms_norm_shape,
        .doc = "x / sqrt(mean(x^2 over normalized_shape) + eps) * weight (torch 2.x; eps None: finfo(dtype).eps).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.vjp = &derivatives::rms_norm, .saves = save_arg(0) | save_arg(2)}},
       {.schema = "dropout(Tensor input, float p, bool train) -> Tensor",
        .composite = &dropout_composite,
        .doc = "Identity unless training; while training, zeros with probability p (the default generator) and the rest "
-              "scaled by 1/(1-p)."},
+              "scaled by 1/(1-p).",
+       .derivative = {.decomposes = true}},
       {.schema = "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float "
                  "dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor",
        .composite = &sdpa_composite,
        .doc = "softmax(query @ key^T * scale + mask) @ value (torch 2.x); bool masks keep True positions.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.decomposes = true}},
       {.schema =
            "upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
        .shape = &upsample_nearest_shape,

@@ -2,6 +2,7 @@
 // (the device type's default generator when None) is replaced by int[2]
 // {seed, offset} after reserving one Philox counter per output element, so a
 // kernel is a pure function of its arguments (plugin-sdk random.hpp).
+#include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/dispatcher.h>
@@ -61,30 +62,36 @@ std::vector<OpDecl> random_ops() {
       {.schema =
            "rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .shape = &float_random_shape,
-       .doc = "Uniform random values in [0, 1) (Philox; same seed, same values)."},
+       .doc = "Uniform random values in [0, 1) (Philox; same seed, same values).",
+       .derivative = {.none = "random draws"}},
       {.schema =
            "randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
        .shape = &float_random_shape,
-       .doc = "Standard normal random values (Philox + Box-Muller)."},
+       .doc = "Standard normal random values (Philox + Box-Muller).",
+       .derivative = {.none = "random draws"}},
       {.schema = "randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, "
                  "Device? device=None) -> Tensor",
        .shape = &randint_shape,
-       .doc = "Uniform random integers in [low, high) (int64 by default)."},
+       .doc = "Uniform random integers in [low, high) (int64 by default).",
+       .derivative = {.none = "random draws"}},
       {.schema = "randint(int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? "
                  "device=None) -> Tensor",
        .composite =
            [](const Stack& a) {
              return call_op("randint.low", {0, a[0], a[1], a[2], a[3], a[4]});
            },
-       .doc = "Uniform random integers in [0, high)."},
+       .doc = "Uniform random integers in [0, high).",
+       .derivative = {.none = "random draws"}},
       {.schema = "rand_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) -> "
                  "Tensor",
        .composite = [](const Stack& a) { return like("rand", a); },
-       .doc = "rand with self's shape, dtype and device."},
+       .doc = "rand with self's shape, dtype and device.",
+       .derivative = {.none = "random draws"}},
       {.schema = "randn_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) "
                  "-> Tensor",
        .composite = [](const Stack& a) { return like("randn", a); },
-       .doc = "randn with self's shape, dtype and device."},
+       .doc = "randn with self's shape, dtype and device.",
+       .derivative = {.none = "random draws"}},
   };
 }
 

@@ -1,0 +1,143 @@
+// Automatic differentiation: a layer above the dispatcher (docs/design.md,
+// "Autograd"). Tensors that require grad record a backward graph as ops run
+// (one Node per call, holding what the op's derivative formula saves); backward
+// walks it in dependency order and runs the formulas, which are axle ops, on the
+// devices of the forward calls. PyTorch's names and rules: requires_grad_,
+// backward, grad, grad_fn, is_leaf, detach, retain_grad, register_hook, grad
+// mode per thread (NoGradGuard, AutoGradMode), autograd::grad.
+#pragma once
+
+#include <axle/export.h>
+#include <axle/tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace axle {
+
+// ---- grad mode (per thread; on by default)
+AXLE_API bool is_grad_enabled();
+AXLE_API void set_grad_enabled(bool enabled);
+
+// Sets grad mode for a scope and restores it after (torch's AutoGradMode).
+class AXLE_API AutoGradMode {
+ public:
+  explicit AutoGradMode(bool enabled) : previous_(is_grad_enabled()) { set_grad_enabled(enabled); }
+  ~AutoGradMode() { set_grad_enabled(previous_); }
+  AutoGradMode(const AutoGradMode&) = delete;
+  AutoGradMode& operator=(const AutoGradMode&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// No recording in this scope (torch.no_grad, libtorch's NoGradGuard).
+class AXLE_API NoGradGuard : public AutoGradMode {
+ public:
+  NoGradGuard() : AutoGradMode(false) {}
+};
+
+namespace autograd {
+
+class Node;
+
+// Where a gradient goes: input `input_nr` of node `fn` (a node's inputs are the
+// gradients of its forward outputs).
+struct Edge {
+  std::shared_ptr<Node> fn;
+  uint32_t input_nr = 0;
+  bool valid() const { return fn != nullptr; }
+};
+
+// A tensor hook: sees the gradient and returns a replacement (or an undefined
+// tensor to keep it). Tensor::register_hook.
+using Hook = std::function<Tensor(const Tensor&)>;
+
+// A node of the backward graph: one per recorded call (and one AccumulateGrad
+// per leaf). Its inputs are the gradients of the forward call's outputs; apply
+// returns one gradient per next edge.
+class AXLE_API Node : public std::enable_shared_from_this<Node> {
+ public:
+  virtual ~Node();
+  // "MulBackward0", "AccumulateGrad", as torch names them.
+  virtual std::string name() const = 0;
+  // Gradients of the forward outputs (undefined: none flowed) -> one per next edge.
+  virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
+  // Drops the saved values (after a backward without retain_graph).
+  virtual void release() {}
+
+  const std::vector<Edge>& next_edges() const { return next_; }
+  uint64_t sequence_nr() const { return sequence_nr_; }
+  size_t num_outputs() const { return outputs_.size(); }
+  // Hooks on the gradient of forward output `output_nr` (tensor hooks of non-leaves).
+  void add_pre_hook(uint32_t output_nr, Hook hook);
+
+  // What the engine knows of each forward output: to make zeros and check gradients.
+  struct OutputMeta {
+    IntList sizes;
+    DType dtype = kFloat32;
+    Device device;
+  };
+  const OutputMeta& output_meta(size_t i) const { return outputs_[i]; }
+  // Building a node (recorders, custom functions): its next edges in order,
+  // then one meta per forward output.
+  void add_next_edge(Edge e) { next_.push_back(std::move(e)); }
+  void add_output_meta(OutputMeta m) { outputs_.push_back(std::move(m)); }
+
+ protected:
+  Node();
+  friend class Engine;
+  std::vector<Edge> next_;
+  std::vector<OutputMeta> outputs_;
+  std::vector<std::pair<uint32_t, Hook>> pre_hooks_;
+  uint64_t sequence_nr_;
+};
+
+// Per-tensor autograd state (TensorImpl::autograd).
+struct AXLE_API AutogradMeta {
+  bool requires_grad = false;  // a leaf that requires grad
+  Tensor grad;
+  std::shared_ptr<Node> grad_fn;  // non-leaves: the node that made the tensor
+  uint32_t output_nr = 0;         // which output of grad_fn
+  std::weak_ptr<Node> accumulator;
+  bool retains_grad = false;
+  std::vector<Hook> leaf_hooks;  // leaves: run before accumulation
+  // A view made while recording: its base's storage version when it was made
+  // (a later in-place change of the base makes the view's history stale).
+  bool is_view = false;
+  uint32_t view_version = 0;
+  ~AutogradMeta();
+};
+
+// The gradients of `outputs` with respect to `inputs` (torch.autograd.grad):
+// `grad_outputs` may be empty (or hold undefined tensors) for one-element
+// outputs; retain_graph defaults to create_graph; an input the outputs do not
+// depend on is an AutogradError unless allow_unused (then undefined).
+AXLE_API std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                                  const std::vector<Tensor>& grad_outputs = {},
+                                  std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                                  bool allow_unused = false);
+
+// Accumulates the gradients of `tensors` into the leaves' .grad
+// (torch.autograd.backward); with `inputs`, only into those.
+AXLE_API void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad_tensors = {},
+                       std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                       const std::vector<Tensor>& inputs = {});
+
+// Tensor hooks (torch's Tensor.register_hook): `hook` sees the gradient of
+// `t` during every later backward and may replace it. On a leaf it runs before
+// the gradient is accumulated into .grad.
+AXLE_API void register_hook(const Tensor& t, Hook hook);
+
+// The op names whose declaration says neither a formula, a decomposition nor
+// why there is no gradient (the test that every op is accounted for reads it).
+AXLE_API std::vector<std::string> ops_without_derivative();
+// What op `name` declares: "formula", "decomposes", "none: <why>", or "" (nothing).
+AXLE_API std::string derivative_of(std::string_view name);
+
+}  // namespace autograd
+}  // namespace axle

@@ -1,0 +1,57 @@
+// Internal to the autograd layer: what its files share. The recorder
+// (record.cpp) is the dispatcher's autograd hook and the core's view hook; the
+// engine (engine.cpp) runs backward; op_node.cpp holds the node of a recorded
+// call and the formulas' context; accumulate.cpp the leaves' AccumulateGrad.
+#pragma once
+
+#include <axle/autograd.h>
+#include <axle/derivative.h>
+#include <axle/ops.h>
+
+#include "derivatives/derivatives.h"
+
+#include <string>
+
+namespace axle::autograd {
+
+using derivatives::expandable_to;
+using derivatives::sum_to;
+
+inline AutogradMeta* meta_of(const Tensor& t) { return t.defined() ? t.unsafe_impl().autograd.get() : nullptr; }
+inline bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = meta_of(t);
+  return m && (m->requires_grad || m->grad_fn);
+}
+// Only floating tensors carry gradients (torch: floating and complex).
+inline bool differentiable(DType d) { return is_floating_point(d); }
+
+// The tensor's autograd state, created when absent.
+AutogradMeta& ensure_meta(const Tensor& t);
+// Where t's gradient goes: its grad_fn's input, or its leaf accumulator
+// (created on first use). AutogradError-free; NotImplementedError for a view
+// whose base changed in place after it was made.
+Edge gradient_edge(const Tensor& t);
+// Makes `fn` (output `output_nr`) the tensor's grad_fn.
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, uint32_t output_nr);
+// A tensor sharing t's storage and geometry, without autograd state.
+Tensor alias_of(const Tensor& t);
+// Installs the dispatcher's autograd hook and the core's view hook (once).
+void activate();
+// The next node's sequence number (later nodes run first when both are ready).
+uint64_t next_sequence_nr();
+// "MulBackward0" for op "mul.Tensor" (and its in-place variant "mul_").
+std::string node_name(const std::string& op_name);
+
+// The leaf's gradient accumulator.
+class AccumulateGrad : public Node {
+ public:
+  explicit AccumulateGrad(Tensor variable);
+  std::string name() const override { return "AccumulateGrad"; }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
+  const Tensor& variable() const { return variable_; }
+
+ private:
+  Tensor variable_;
+};
+
+}  // namespace axle::autograd

@@ -1,0 +1,145 @@
+// Backward of one recorded call: the formula (OpDecl::derivative) runs on a
+// VjpContext over the node's saved values; the engine then checks and reduces
+// what it returns.
+#include "op_node.h"
+
+namespace axle::autograd {
+
+void SavedTensor::save(const Tensor& t, bool is_output, const std::shared_ptr<Node>& node, uint32_t output_nr) {
+  if (!t.defined()) return;
+  is_output_ = is_output;
+  version_ = t._version();
+  if (is_output) {
+    data_ = alias_of(t);
+    had_history_ = requires_grad(t);
+    grad_fn_ = node;
+    output_nr_ = output_nr;
+  } else {
+    data_ = t;
+  }
+}
+
+Tensor SavedTensor::unpack(const Node& owner) const {
+  if (released_)
+    throw AutogradError(
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+        "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+        "you need to access saved tensors after calling backward.");
+  if (!data_.defined()) return data_;
+  if (data_._version() != version_) {
+    std::string producer = is_output_ ? detail::concat("output ", output_nr_, " of ", owner.name())
+                                      : std::string("an input of ") + owner.name();
+    throw AutogradError(detail::concat(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [",
+        dtype_name(data_.dtype()), " ", shape_string(data_.sizes()), "], which is ", producer, ", is at version ",
+        data_._version(), "; expected version ", version_, " instead."));
+  }
+  if (is_output_ && had_history_ && is_grad_enabled()) {
+    if (std::shared_ptr<Node> fn = grad_fn_.lock()) {
+      Tensor t = alias_of(data_);
+      set_history(t, fn, output_nr_);
+      return t;
+    }
+  }
+  return data_;
+}
+
+namespace {
+
+class OpContext final : public VjpContext {
+ public:
+  OpContext(OpNode& node, std::vector<Tensor>& grads)
+      : node_(node),
+        grads_(grads),
+        results_(node.next_edges().size()),
+        inputs_(node.next_edges().size()),
+        outputs_(node.num_outputs()) {}
+
+  const Value& arg(size_t i) const override { return node_.args_.at(i); }
+  const Tensor& input(size_t i) const override { return unpack_input(slot(i, 0)); }
+  const Tensor& input(size_t i, size_t k) const override { return unpack_input(slot(i, k)); }
+  const Tensor& result(size_t i) const override {
+    AXLE_INTERNAL_ASSERT(i < outputs_.size() && i < node_.saved_outputs_.size() && node_.saved_outputs_[i].defined(),
+                         node_.op_.name, ": its derivative reads output ", i, " without saving it");
+    if (!outputs_[i].defined()) outputs_[i] = node_.saved_outputs_[i].unpack(node_);
+    return outputs_[i];
+  }
+  const Tensor& grad(size_t i) const override {
+    AXLE_INTERNAL_ASSERT(i < grads_.size(), node_.op_.name, ": no output ", i);
+    if (!grads_[i].defined()) {
+      const Node::OutputMeta& m = node_.output_meta(i);
+      grads_[i] = zeros(m.sizes, TensorOptions().dtype(m.dtype).device(m.device));
+    }
+    return grads_[i];
+  }
+  bool has_tensor(size_t i) const override {
+    const int s = node_.first_slot_.at(i);
+    return s >= 0 && node_.slot_defined_[s];
+  }
+  bool has_tensor(size_t i, size_t k) const override {
+    const int s = node_.first_slot_.at(i);
+    return s >= 0 && node_.slot_defined_[s + k];
+  }
+  bool needs(size_t i) const override {
+    const int s = node_.first_slot_.at(i);
+    return s >= 0 && node_.next_edges()[s].valid();
+  }
+  const IntList& sizes(size_t i) const override { return node_.slot_sizes_[slot(i, 0)]; }
+  const IntList& sizes(size_t i, size_t k) const override { return node_.slot_sizes_[slot(i, k)]; }
+  DType dtype(size_t i) const override { return node_.slot_dtypes_[slot(i, 0)]; }
+  Device device(size_t i) const override { return node_.slot_devices_[slot(i, 0)]; }
+  size_t list_size(size_t i) const override {
+    const int s = node_.first_slot_.at(i);
+    AXLE_INTERNAL_ASSERT(s >= 0, node_.op_.name, ": argument ", i, " is not a tensor");
+    size_t n = 0;
+    for (size_t j = s; j < node_.slot_sizes_.size() && slot_owner(j) == i; ++j) ++n;
+    return n;
+  }
+  void set(size_t i, Tensor g) override { results_[slot(i, 0)] = std::move(g); }
+  void set(size_t i, size_t k, Tensor g) override { results_[slot(i, k)] = std::move(g); }
+
+  std::vector<Tensor> take() { return std::move(results_); }
+
+ private:
+  size_t slot(size_t i, size_t k) const {
+    AXLE_INTERNAL_ASSERT(i < node_.first_slot_.size() && node_.first_slot_[i] >= 0, node_.op_.name, ": argument ", i,
+                         " is not a tensor");
+    return static_cast<size_t>(node_.first_slot_[i]) + k;
+  }
+  size_t slot_owner(size_t s) const {
+    size_t owner = 0;
+    for (size_t a = 0; a < node_.first_slot_.size(); ++a)
+      if (node_.first_slot_[a] >= 0 && static_cast<size_t>(node_.first_slot_[a]) <= s) owner = a;
+    return owner;
+  }
+  const Tensor& unpack_input(size_t s) const {
+    if (s < node_.slot_defined_.size() && !node_.slot_defined_[s]) return inputs_[s];  // a None element
+    AXLE_INTERNAL_ASSERT(s < node_.saved_inputs_.size() && node_.saved_inputs_[s].defined(), node_.op_.name,
+                         ": its derivative reads an input it does not save");
+    if (!inputs_[s].defined()) inputs_[s] = node_.saved_inputs_[s].unpack(node_);
+    return inputs_[s];
+  }
+
+  OpNode& node_;
+  std::vector<Tensor>& grads_;
+  std::vector<Tensor> results_;
+  mutable std::vector<Tensor> inputs_;
+  mutable std::vector<Tensor> outputs_;
+};
+
+}  // namespace
+
+std::vector<Tensor> OpNode::apply(std::vector<Tensor>&& grads) {
+  grads.resize(num_outputs());
+  OpContext c(*this, grads);
+  derivative_.vjp(c);
+  return c.take();
+}
+
+void OpNode::release() {
+  for (SavedTensor& s : saved_inputs_) s.release();
+  for (SavedTensor& s : saved_outputs_) s.release();
+}
+
+}  // namespace axle::autograd

@@ -1,0 +1,55 @@
+// The node of one recorded operator call: the op, its derivative, the
+// arguments the formula may read (saved tensors with the version they had),
+// and one next edge per tensor argument (a Tensor[] argument has one per
+// element).
+#pragma once
+
+#include "internal.h"
+#include "registry.h"
+
+namespace axle::autograd {
+
+// A tensor kept for backward, with its storage version when saved: reading it
+// after an in-place change, or after the graph was freed, is an AutogradError.
+// An output is kept without its autograd state (no cycle through its own node)
+// and gets its history back on reading when grad mode is on (create_graph).
+class SavedTensor {
+ public:
+  void save(const Tensor& t, bool is_output, const std::shared_ptr<Node>& node, uint32_t output_nr);
+  bool defined() const { return data_.defined() || released_; }
+  Tensor unpack(const Node& owner) const;
+  void release() {
+    if (data_.defined()) released_ = true;
+    data_ = Tensor();
+  }
+
+ private:
+  Tensor data_;
+  uint32_t version_ = 0;
+  bool is_output_ = false;
+  bool released_ = false;
+  bool had_history_ = false;
+  std::weak_ptr<Node> grad_fn_;
+  uint32_t output_nr_ = 0;
+};
+
+class OpNode : public Node {
+ public:
+  OpNode(const OpEntry& op, const Derivative& d) : op_(op), derivative_(d) {}
+  std::string name() const override { return node_name(op_.name); }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
+  void release() override;
+
+  const OpEntry& op_;
+  const Derivative& derivative_;
+  Stack args_;                       // non-tensor arguments as normalized by the shape function
+  std::vector<int> first_slot_;      // per argument: its first edge slot, -1 for non-tensors
+  std::vector<IntList> slot_sizes_;  // per slot
+  std::vector<DType> slot_dtypes_;
+  std::vector<Device> slot_devices_;
+  std::vector<bool> slot_defined_;
+  std::vector<SavedTensor> saved_inputs_;   // per slot (only those the derivative saves)
+  std::vector<SavedTensor> saved_outputs_;  // per output
+};
+
+}  // namespace axle::autograd
