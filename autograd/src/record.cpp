@@ -186,6 +186,12 @@ class ViewNode final : public Node {
     }
     Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
     as_strided(buffer, sizes, view_strides_, view_offset_ - lo).copy_(g);
+    // A broadcast base (stride 0) reads each position several times: each of
+    // its elements gets an equal share, which its own expand sums back.
+    int64_t repeats = 1;
+    for (size_t d = 0; d < base_sizes_.size(); ++d)
+      if (base_strides_[d] == 0) repeats *= base_sizes_[d];
+    if (repeats > 1) buffer = buffer / scalar_to_tensor(Scalar(static_cast<double>(repeats)));
     return {as_strided(buffer, base_sizes_, base_strides_, base_offset_ - lo)};
   }
 

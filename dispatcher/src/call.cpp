@@ -330,14 +330,21 @@ void describe(CallInfo* info, const Candidate& c) {
   info->fell_back = c.kind == CandidateKind::HostFallback;
 }
 
-// The call path. `info` (trace mode and the parity recorder only) learns what ran.
-Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info) {
+// An op that writes tensor arguments: refuses those whose elements alias (an
+// expanded view; not for fill_ and its kin, as torch) and gives each written
+// storage a new version (autograd's saved-tensor check). Out of line: most
+// calls write nothing.
+[[gnu::noinline]] void note_writes(const OpEntry& op, const Stack& args) {
   for (size_t i : op.overlap_checked)
     if (i < args.size() && args[i].is_tensor()) shape::check_no_internal_overlap(op.name.c_str(), args[i].tensor());
-  // Every written tensor's storage gets a new version (autograd's saved-tensor check).
   for (size_t i : op.written)
     if (i < args.size() && args[i].is_tensor() && args[i].tensor().defined())
       args[i].tensor().storage()->version.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The call path. `info` (trace mode and the parity recorder only) learns what ran.
+Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, CallInfo* info) {
+  if (!op.written.empty()) note_writes(op, args);
   if (&op == copy_op()) {
     Tensor& self = args[0].tensor();
     const Tensor& src = args[1].tensor();

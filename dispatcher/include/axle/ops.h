@@ -21,6 +21,7 @@
 #include <axle/ops/indexing.h>
 #include <axle/ops/nn.h>
 #include <axle/ops/pointwise.h>
+#include <axle/ops/random.h>
 #include <axle/ops/reduction.h>
 #include <axle/ops/views.h>
 

@@ -1,0 +1,128 @@
+// Autograd from C++ (libtorch's names): requires_grad_, backward, grad,
+// autograd::grad, NoGradGuard, hooks; and training on a plugin device: a small
+// MLP trained with plain SGD on the arena test device (partial kernels, the
+// rest through the host fallback) follows the host's losses, since backward
+// runs the same formulas through the dispatcher wherever the tensors live.
+// Run with AXLE_PLUGIN_PATH = the arena plugin folder.
+#include <axle/axle.h>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace axle;
+
+namespace {
+std::vector<double> values(const Tensor& t) {
+  Tensor h = t.detach().to(Device("cpu"), kFloat64).contiguous();
+  return std::vector<double>(h.data_ptr<double>(), h.data_ptr<double>() + h.numel());
+}
+const TensorOptions kF64 = TensorOptions().dtype(kFloat64);
+}  // namespace
+
+TEST_CASE("backward of a small expression, as libtorch") {
+  Tensor x = arange(1, 4, 1, kF64).requires_grad_();
+  Tensor w = full({3}, 2.0, kF64).requires_grad_();
+  CHECK(x.requires_grad());
+  CHECK(x.is_leaf());
+  Tensor y = sum(exp(x * w));
+  CHECK_FALSE(y.is_leaf());
+  REQUIRE(y.grad_fn() != nullptr);
+  CHECK(y.grad_fn()->name() == "SumBackward0");
+  y.backward();
+  const std::vector<double> gx = values(x.grad()), gw = values(w.grad());
+  for (int i = 0; i < 3; ++i) {
+    const double xi = i + 1.0;
+    CHECK(gx[i] == doctest::Approx(2.0 * std::exp(2.0 * xi)));
+    CHECK(gw[i] == doctest::Approx(xi * std::exp(2.0 * xi)));
+  }
+}
+
+TEST_CASE("NoGradGuard and autograd::grad with create_graph") {
+  Tensor x = full({2}, 3.0, kF64).requires_grad_();
+  {
+    NoGradGuard guard;
+    CHECK_FALSE((x * 2).requires_grad());
+  }
+  CHECK((x * 2).requires_grad());
+  Tensor y = sum(x * x * x);
+  std::vector<Tensor> g = autograd::grad({y}, {x}, {}, std::nullopt, /*create_graph=*/true);
+  CHECK(values(g[0]) == std::vector<double>{27.0, 27.0});
+  std::vector<Tensor> h = autograd::grad({sum(g[0])}, {x});
+  CHECK(values(h[0]) == std::vector<double>{18.0, 18.0});
+  CHECK_FALSE(x.grad().defined());
+}
+
+TEST_CASE("misuse is a typed error") {
+  Tensor x = ones({2}, kF64).requires_grad_();
+  CHECK_THROWS_AS(x.add_(x), AutogradError);             // a leaf written in place
+  CHECK_THROWS_AS((x * 2).backward(), AutogradError);    // not a scalar
+  CHECK_THROWS_AS(ones({2}).backward(), AutogradError);  // nothing requires grad
+  CHECK_THROWS_AS(ones({2}, TensorOptions().dtype(kInt64)).requires_grad_(), DTypeError);
+  Tensor y = sum(x * x);
+  y.backward();
+  CHECK_THROWS_AS(y.backward(), AutogradError);  // the graph was freed
+}
+
+TEST_CASE("hooks see and replace gradients") {
+  Tensor x = ones({2}, kF64).requires_grad_();
+  int calls = 0;
+  autograd::register_hook(x, [&](const Tensor& g) {
+    ++calls;
+    return g * 10;
+  });
+  sum(x * 3).backward();
+  CHECK(calls == 1);
+  CHECK(values(x.grad()) == std::vector<double>{30.0, 30.0});
+}
+
+namespace {
+// Trains y = relu(x W1 + b1) W2 + b2 with SGD for `steps` on `device`; returns the losses.
+std::vector<double> train_mlp(const Device& device, int steps) {
+  manual_seed(7);
+  const TensorOptions host = TensorOptions().dtype(kFloat32);
+  Tensor x = randn({32, 4}, host);
+  Tensor target = sum(x * x, {1}, true) - x.select(1, 0).unsqueeze(1);
+  Tensor w1 = randn({4, 16}, host) * 0.5;
+  Tensor b1 = zeros({16}, host);
+  Tensor w2 = randn({16, 1}, host) * 0.5;
+  Tensor b2 = zeros({1}, host);
+  std::vector<Tensor*> params = {&w1, &b1, &w2, &b2};
+  x = x.to(device);
+  target = target.to(device);
+  for (Tensor* p : params) *p = p->to(device).requires_grad_();
+  std::vector<double> losses;
+  for (int step = 0; step < steps; ++step) {
+    Tensor hidden = relu(matmul(x, w1) + b1);
+    Tensor diff = matmul(hidden, w2) + b2 - target;
+    Tensor loss = mean(diff * diff);
+    losses.push_back(loss.item<double>());
+    loss.backward();
+    NoGradGuard no_grad;
+    for (Tensor* p : params) {
+      p->add_(p->grad(), -0.05);
+      p->set_grad(Tensor());
+    }
+  }
+  return losses;
+}
+}  // namespace
+
+TEST_CASE("an MLP trains on the arena device as on the host") {
+  const std::vector<double> host = train_mlp(Device("cpu"), 30);
+  const std::vector<double> arena = train_mlp(Device("arena"), 30);
+  CHECK(host.back() < 0.5 * host.front());  // it learns
+  REQUIRE(arena.size() == host.size());
+  for (size_t i = 0; i < host.size(); ++i) CHECK(arena[i] == doctest::Approx(host[i]).epsilon(1e-4));
+}
+
+TEST_CASE("the no-grad path records nothing and every op is accounted for") {
+  Tensor a = ones({2});
+  CHECK((a + a).grad_fn() == nullptr);
+  // Convolution, pooling, norms with statistics and resampling come with the next step.
+  CHECK(autograd::ops_without_derivative().size() <= 17);
+  CHECK(autograd::derivative_of("mul.Tensor") == "formula");
+  CHECK(autograd::derivative_of("narrow") == "decomposes");
+  CHECK(autograd::derivative_of("argmax").rfind("none: ", 0) == 0);
+}

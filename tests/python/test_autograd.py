@@ -1,0 +1,299 @@
+"""Autograd's behaviour as torch's: tensor state, the engine (accumulation,
+reuse, retain_graph, hooks, autograd.grad, higher order), grad modes, views,
+and every misuse torch refuses, as a typed error. Gradients of single ops are
+checked op by op in test_autograd_samples.py."""
+import threading
+
+import numpy as np
+import pytest
+
+import axle
+
+torch = pytest.importorskip("torch")
+
+
+def leaf(values, dtype=axle.float64):
+    return axle.tensor(values, dtype=dtype, requires_grad=True)
+
+
+def np_(t):
+    return np.array(t.detach())
+
+
+# ---------------------------------------------------------------- tensor state
+def test_leaf_state_as_torch():
+    x = leaf([1.0, 2.0])
+    assert x.requires_grad and x.is_leaf and x.grad_fn is None and x.grad is None
+    y = x * 2
+    assert y.requires_grad and not y.is_leaf and y.grad_fn.name() == "MulBackward0"
+    assert y.grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+    plain = axle.ones(2)
+    assert not plain.requires_grad and plain.is_leaf and (plain * 2).grad_fn is None
+
+
+def test_requires_grad_needs_a_floating_tensor():
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        axle.ones(2, dtype=axle.int64).requires_grad_()
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        axle.tensor([1, 2], requires_grad=True)
+
+
+def test_factories_take_requires_grad():
+    for t in (axle.zeros(2, requires_grad=True), axle.ones(2, 3, requires_grad=True),
+              axle.full((2,), 1.5, requires_grad=True), axle.rand(2, requires_grad=True),
+              axle.randn(2, requires_grad=True), axle.arange(3.0, requires_grad=True),
+              axle.zeros_like(axle.ones(2), requires_grad=True), axle.empty(2, requires_grad=True)):
+        assert t.requires_grad and t.is_leaf
+
+
+def test_non_leaf_cannot_stop_requiring_grad():
+    y = leaf([1.0]) * 2
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        y.requires_grad_(False)
+
+
+def test_detach_shares_memory_without_history():
+    x = leaf([1.0, 2.0])
+    d = (x * 3).detach()
+    assert not d.requires_grad and d.grad_fn is None
+    y = x * 3
+    dy = y.detach()
+    with axle.no_grad():
+        dy.add_(1)
+    assert np_(y).tolist() == [4.0, 7.0]  # same memory
+
+
+# ---------------------------------------------------------------- the engine
+def test_backward_matches_torch_on_a_small_graph():
+    xv, wv = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], [[1.0, 2.0], [-1.0, 0.5], [0.3, 0.7]]
+    x, w = leaf(xv), leaf(wv)
+    loss = (axle.tanh(x @ w).sum(1) ** 2).mean() if hasattr(axle.Tensor, "__pow__") else \
+        axle.tanh(x @ w).sum(1).square().mean()
+    loss.backward()
+    tx, tw = torch.tensor(xv, dtype=torch.float64, requires_grad=True), torch.tensor(wv, dtype=torch.float64,
+                                                                                  requires_grad=True)
+    torch.tanh(tx @ tw).sum(1).square().mean().backward()
+    np.testing.assert_allclose(np_(x.grad), tx.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np_(w.grad), tw.grad.numpy(), rtol=1e-12)
+
+
+def test_gradients_accumulate_and_a_tensor_used_twice_sums():
+    x = leaf([3.0])
+    (x * x).sum().backward()
+    assert np_(x.grad).tolist() == [6.0]
+    (x * x).sum().backward()
+    assert np_(x.grad).tolist() == [12.0]
+    x.grad = None
+    (x + x + x).sum().backward()
+    assert np_(x.grad).tolist() == [3.0]
+
+
+def test_non_scalar_backward_needs_a_gradient():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs") as e:
+        y.backward()
+    assert isinstance(e.value, axle.AutogradError)
+    y.backward(axle.tensor([1.0, 10.0], dtype=axle.float64))
+    assert np_(x.grad).tolist() == [2.0, 20.0]
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        (x * 2).backward(axle.ones(3, dtype=axle.float64))
+
+
+def test_backward_of_a_tensor_without_grad_fn_is_an_error():
+    with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
+        axle.ones(1).backward()
+
+
+def test_freed_graph_and_retain_graph():
+    x = leaf([2.0])
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert np_(x.grad).tolist() == [8.0]
+    with pytest.raises(RuntimeError, match="backward through the graph a second time") as e:
+        y.backward()
+    assert isinstance(e.value, axle.AutogradError)
+
+
+def test_saved_output_modified_in_place_is_detected():
+    x = leaf([1.0, -2.0])
+    y = x * 2
+    y.relu_()  # saves its result
+    y.mul_(3)
+    with pytest.raises(RuntimeError, match="output 0 of ReluBackward0, is at version 2; expected version 1"):
+        y.sum().backward()
+
+
+def test_saved_tensor_modified_in_place_is_detected():
+    x = leaf([1.0, 2.0])
+    y = x * 1  # a non-leaf
+    z = (y * y).sum()  # saves y
+    with axle.no_grad():
+        pass
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation") as e:
+        z.backward()
+    assert "is at version 1; expected version 0" in str(e.value)
+
+
+def test_in_place_on_a_leaf_that_requires_grad_is_refused():
+    x = leaf([1.0])
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        x.add_(1)
+    with axle.no_grad():
+        x.add_(1)  # allowed: an optimizer's update
+    assert np_(x).tolist() == [2.0]
+
+
+def test_in_place_on_a_non_leaf_records_it():
+    x = leaf([1.0, -2.0, 3.0])
+    y = x * 2
+    y.mul_(3)
+    y.relu_()
+    assert y.grad_fn.name() == "ReluBackward0"
+    (y * y).sum().backward()
+    tx = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    ty = tx * 2
+    ty.mul_(3)
+    ty.relu_()
+    (ty * ty).sum().backward()
+    np.testing.assert_allclose(np_(x.grad), tx.grad.numpy())
+
+
+def test_out_with_grad_is_refused():
+    x = leaf([1.0])
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        axle.add(x, x, out=axle.empty(1, dtype=axle.float64))
+
+
+def test_autograd_grad_with_create_graph_gives_higher_orders():
+    x = leaf([0.5, 2.0])
+    y = (x * x * x).sum()
+    (g,) = axle.autograd.grad(y, x, create_graph=True)
+    np.testing.assert_allclose(np_(g), [0.75, 12.0])
+    (h,) = axle.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(np_(h), [3.0, 12.0])  # 6x
+    assert x.grad is None  # grad() accumulates nothing
+
+
+def test_autograd_grad_unused_inputs():
+    x, z = leaf([1.0]), leaf([2.0])
+    y = (x * 3).sum()
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        axle.autograd.grad(y, [x, z], retain_graph=True)
+    gx, gz = axle.autograd.grad(y, [x, z], allow_unused=True)
+    assert np_(gx).tolist() == [3.0] and gz is None
+
+
+def test_autograd_grad_of_a_non_leaf():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    z = (y * y).sum()
+    (gy,) = axle.autograd.grad(z, y)
+    np.testing.assert_allclose(np_(gy), [4.0, 8.0])
+
+
+def test_backward_inputs_accumulates_only_into_them():
+    x, w = leaf([1.0]), leaf([2.0])
+    (x * w).sum().backward(inputs=[w])
+    assert x.grad is None and np_(w.grad).tolist() == [1.0]
+
+
+def test_retain_grad_and_hooks():
+    x = leaf([1.0, 2.0])
+    y = x * 3
+    y.retain_grad()
+    seen = []
+    y.register_hook(lambda g: seen.append(np_(g).tolist()))
+    x.register_hook(lambda g: g * 10)  # replaces the leaf's gradient
+    (y * y).sum().backward()
+    assert seen == [[6.0, 12.0]]
+    np.testing.assert_allclose(np_(y.grad), [6.0, 12.0])
+    np.testing.assert_allclose(np_(x.grad), [180.0, 360.0])
+
+
+# ---------------------------------------------------------------- grad modes
+def test_no_grad_enable_grad_set_grad_enabled():
+    x = leaf([1.0])
+    with axle.no_grad():
+        assert not axle.is_grad_enabled()
+        assert not (x * 2).requires_grad
+        with axle.enable_grad():
+            assert (x * 2).requires_grad
+    assert axle.is_grad_enabled()
+    axle.set_grad_enabled(False)
+    assert not (x * 2).requires_grad
+    axle.set_grad_enabled(True)
+    with axle.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert (x * 2).requires_grad
+    with axle.inference_mode():
+        assert not (x * 2).requires_grad
+
+
+def test_grad_modes_as_decorators():
+    x = leaf([1.0])
+
+    @axle.no_grad()
+    def f():
+        return x * 2
+
+    assert not f().requires_grad and axle.is_grad_enabled()
+
+
+def test_grad_mode_is_per_thread():
+    x = leaf([1.0])
+    seen = []
+    with axle.no_grad():
+        t = threading.Thread(target=lambda: seen.append((x * 2).requires_grad))
+        t.start()
+        t.join()
+    assert seen == [True]
+
+
+# ---------------------------------------------------------------- views
+def test_views_of_tensors_that_require_grad():
+    x = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    y = x.t()[1:, ::2] * 2 + x[0].unsqueeze(0).expand(2, 3)[:, :2] + x.view(3, 2).permute(1, 0)[:, 1:]
+    y.sum().backward()
+    tx = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64, requires_grad=True)
+    ty = tx.t()[1:, ::2] * 2 + tx[0].unsqueeze(0).expand(2, 3)[:, :2] + tx.view(3, 2).permute(1, 0)[:, 1:]
+    ty.sum().backward()
+    np.testing.assert_allclose(np_(x.grad), tx.grad.numpy())
+
+
+def test_in_place_on_a_view_is_not_supported_yet():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    v = y[0:1]
+    with pytest.raises(NotImplementedError, match="view"):
+        v.mul_(2)
+    base = axle.zeros(2, dtype=axle.float64)
+    with pytest.raises(NotImplementedError, match="shares its storage"):
+        base[0:1].copy_(x[0:1] * 2)
+
+
+def test_a_view_used_after_its_base_changed_in_place_is_refused():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    v = y[0:1]
+    y.mul_(2)
+    with pytest.raises(NotImplementedError, match="after its base was modified in place"):
+        (v * 1).sum().backward()
+
+
+def test_a_fresh_tensor_filled_in_place_takes_history():
+    x = leaf([1.0, 2.0])
+    buf = axle.empty(2, dtype=axle.float64)
+    buf.copy_(x * 3)
+    buf.sum().backward()
+    assert np_(x.grad).tolist() == [3.0, 3.0]
+
+
+# ---------------------------------------------------------------- not differentiable
+def test_ops_without_derivative_give_no_history():
+    x = leaf([1.0, 2.0])
+    assert not (x > 1).requires_grad
+    assert not axle.argmax(x).requires_grad
+    assert axle._C._derivative_of("eq.Tensor") == "none: comparison: bool output"
