@@ -21,6 +21,12 @@ Library::Library(std::string ns) : ns_(std::move(ns)) {
 }
 
 Library& Library::def(const std::string& schema, ShapeFn shape, CompositeFn composite) {
+  return def(schema, shape, composite, Derivative{});
+}
+
+Library& Library::def(const std::string& schema, ShapeFn shape, CompositeFn composite, const Derivative& derivative) {
+  AXLE_CHECK(!derivative.decomposes || composite != nullptr, ValueError, "Library::def(", schema,
+             "): a derivative that decomposes needs a composite");
   const std::string full = schema.find("::") == std::string::npos ? ns_ + "::" + schema : schema;
   const char* text;
   {
@@ -31,6 +37,7 @@ Library& Library::def(const std::string& schema, ShapeFn shape, CompositeFn comp
   decl.schema = text;
   decl.shape = shape;
   decl.composite = composite;
+  decl.derivative = derivative;
   Registry::get().define(decl, false);
   return *this;
 }

@@ -126,3 +126,44 @@ TEST_CASE("the no-grad path records nothing and every op is accounted for") {
   CHECK(autograd::derivative_of("narrow") == "decomposes");
   CHECK(autograd::derivative_of("argmax").rfind("none: ", 0) == 0);
 }
+
+namespace {
+struct ScaledCube : autograd::Function<ScaledCube> {
+  static std::vector<Tensor> forward(autograd::AutogradContext* ctx, const std::vector<Tensor>& in) {
+    ctx->save_for_backward({in[0]});
+    ctx->saved_data["k"] = Value(2.0);
+    return {in[0] * in[0] * in[0] * 2.0};
+  }
+  static std::vector<Tensor> backward(autograd::AutogradContext* ctx, const std::vector<Tensor>& g) {
+    const Tensor x = ctx->get_saved_variables()[0];
+    return {g[0] * x * x * (3.0 * ctx->saved_data["k"].to_double())};
+  }
+};
+
+// An application op with its own formula: myapp::twice(x) = 2x.
+void twice_vjp(VjpContext& c) { c.set(0, c.grad(0) * 2.0); }
+void twice_shape(ShapeContext& c) {
+  const Tensor& x = c.arg(0).tensor();
+  c.outputs.push_back({.sizes = x.sizes(), .dtype = x.dtype()});
+}
+}  // namespace
+
+TEST_CASE("custom functions (autograd::Function) and application ops get gradients") {
+  Tensor x = full({2}, 2.0, kF64).requires_grad_();
+  Tensor y = ScaledCube::apply({x}, "ScaledCubeBackward")[0];
+  CHECK(y.grad_fn()->name() == "ScaledCubeBackward");
+  sum(y).backward();
+  CHECK(values(x.grad()) == std::vector<double>{24.0, 24.0});
+
+  Library m("gradapp");
+  m.def("twice(Tensor x) -> Tensor", &twice_shape, nullptr, Derivative{.vjp = &twice_vjp});
+  m.impl("twice", "cpu", [](const Stack& a) -> Stack { return {a[0].tensor() * 2.0}; });
+  m.def("opaque(Tensor x) -> Tensor", &twice_shape);
+  m.impl("opaque", "cpu", [](const Stack& a) -> Stack { return {a[0].tensor() * 2.0}; });
+  Tensor z = ones({3}, kF64).requires_grad_();
+  sum(call_op("gradapp::twice", {z})[0].tensor()).backward();
+  CHECK(values(z.grad()) == std::vector<double>{2.0, 2.0, 2.0});
+  CHECK_THROWS_AS(call_op("gradapp::opaque", {z}), NotImplementedError);  // no derivative declared
+  NoGradGuard no_grad;
+  CHECK(values(call_op("gradapp::opaque", {z})[0].tensor()) == std::vector<double>{2.0, 2.0, 2.0});
+}

@@ -297,3 +297,88 @@ def test_ops_without_derivative_give_no_history():
     assert not (x > 1).requires_grad
     assert not axle.argmax(x).requires_grad
     assert axle._C._derivative_of("eq.Tensor") == "none: comparison: bool output"
+
+
+# ---------------------------------------------------------------- custom functions
+class Cube(axle.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.save_for_backward(x)
+        ctx.scale = scale
+        return x * x * x * scale
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * 3 * x * x * ctx.scale, None
+
+
+class SortWithIndices(axle.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        values, indices = axle.sort(x)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad_values, grad_indices):
+        (indices,) = ctx.saved_tensors
+        return axle.zeros_like(grad_values).scatter(0, indices, grad_values)
+
+
+def test_custom_function_forward_backward_and_ctx():
+    x = leaf([1.0, 2.0])
+    seen = []
+
+    class Probe(axle.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            seen.append(ctx.needs_input_grad)
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None, None
+
+    Probe.apply(x, axle.ones(2, dtype=axle.float64), 3)
+    assert seen == [(True, False, False)]
+    y = Cube.apply(x, 2.0)
+    assert y.grad_fn.name() == "CubeBackward"
+    y.sum().backward()
+    np.testing.assert_allclose(np_(x.grad), [6.0, 24.0])
+
+
+def test_custom_function_non_differentiable_outputs():
+    x = leaf([3.0, 1.0, 2.0])
+    values, indices = SortWithIndices.apply(x)
+    assert values.requires_grad and not indices.requires_grad
+    (values * axle.tensor([1.0, 10.0, 100.0], dtype=axle.float64)).sum().backward()
+    np.testing.assert_allclose(np_(x.grad), [100.0, 1.0, 10.0])
+
+
+def test_custom_function_saved_tensor_checks_and_errors():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    z = Cube.apply(y, 1.0)
+    y.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+
+    class Wrong(axle.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match="returned an incorrect number of gradients"):
+        Wrong.apply(x, x).sum().backward()
+
+
+def test_custom_function_without_grad_records_nothing():
+    with axle.no_grad():
+        y = Cube.apply(leaf([1.0]), 1.0)
+    assert y.grad_fn is None

@@ -9,12 +9,14 @@
 
 #include <axle/export.h>
 #include <axle/tensor.h>
+#include <axle/value.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace axle {
@@ -133,7 +135,67 @@ AXLE_API void backward(const std::vector<Tensor>& tensors, const std::vector<Ten
 // the gradient is accumulated into .grad.
 AXLE_API void register_hook(const Tensor& t, Hook hook);
 
-// The op names whose declaration says neither a formula, a decomposition nor
+// ---- functions with a hand-written backward (torch.autograd.Function,
+// libtorch's torch::autograd::Function<T>)
+class SavedTensor;
+
+// What a custom function's forward leaves for its backward.
+class AXLE_API AutogradContext {
+ public:
+  AutogradContext();
+  ~AutogradContext();
+  AutogradContext(const AutogradContext&) = delete;
+  AutogradContext& operator=(const AutogradContext&) = delete;
+  // Tensors backward reads (inputs or outputs of forward): kept with their
+  // version, an in-place change before backward is an AutogradError.
+  void save_for_backward(std::vector<Tensor> tensors);
+  std::vector<Tensor> get_saved_variables() const;
+  // Outputs that get no gradient (indices, masks).
+  void mark_non_differentiable(const std::vector<Tensor>& outputs);
+  // Whether input i (of forward's tensor inputs) needs a gradient.
+  bool needs_input_grad(size_t i) const { return i < needs_.size() && needs_[i]; }
+  size_t num_inputs() const { return needs_.size(); }
+  // Undefined gradients reach backward as zeros (default) or undefined.
+  void set_materialize_grads(bool value) { materialize_grads_ = value; }
+  bool materialize_grads() const { return materialize_grads_; }
+  // Anything else backward needs (libtorch's ctx->saved_data).
+  std::unordered_map<std::string, Value> saved_data;
+
+ private:
+  friend struct FunctionRecorder;
+  std::vector<Tensor> to_save_;
+  std::vector<SavedTensor>* saved_ = nullptr;  // the node's, once recorded
+  const Node* node_ = nullptr;
+  std::vector<Tensor> non_differentiable_;
+  std::vector<bool> needs_;
+  bool materialize_grads_ = true;
+};
+
+using ForwardFn = std::function<std::vector<Tensor>(AutogradContext& ctx, const std::vector<Tensor>& inputs)>;
+// Returns one gradient per input (undefined: none); fewer is an error.
+using BackwardFn = std::function<std::vector<Tensor>(AutogradContext& ctx, const std::vector<Tensor>& grads)>;
+
+// Runs `forward` below autograd and, when an input requires grad, records a
+// node named `name` whose backward is `backward`. `ctx`: the context to use
+// (bindings keep their own object around it); a new one when null.
+AXLE_API std::vector<Tensor> apply_function(const std::string& name, const std::vector<Tensor>& inputs,
+                                            ForwardFn forward, BackwardFn backward,
+                                            std::shared_ptr<AutogradContext> ctx = nullptr);
+
+// libtorch's form: struct Scale : Function<Scale> { static std::vector<Tensor>
+// forward(AutogradContext*, const std::vector<Tensor>&); static
+// std::vector<Tensor> backward(AutogradContext*, const std::vector<Tensor>&); };
+// Scale::apply({x}).
+template <class T>
+struct Function {
+  static std::vector<Tensor> apply(const std::vector<Tensor>& inputs, const std::string& name = "CustomFunction") {
+    return apply_function(
+        name, inputs, [](AutogradContext& c, const std::vector<Tensor>& in) { return T::forward(&c, in); },
+        [](AutogradContext& c, const std::vector<Tensor>& g) { return T::backward(&c, g); });
+  }
+};
+
+// The built-in op names whose declaration says neither a formula, a decomposition nor
 // why there is no gradient (the test that every op is accounted for reads it).
 AXLE_API std::vector<std::string> ops_without_derivative();
 // What op `name` declares: "formula", "decomposes", "none: <why>", or "" (nothing).

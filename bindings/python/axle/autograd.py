@@ -7,7 +7,7 @@ import functools as _functools
 
 from . import _C
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
 
 is_grad_enabled = _C.is_grad_enabled
 
@@ -92,6 +92,32 @@ class inference_mode(_GradMode):
 
     def _scoped(self):
         return inference_mode(not self._mode)
+
+
+FunctionCtx = _C.FunctionCtx
+
+
+class Function:
+    """A differentiable function with a hand-written backward (torch.autograd.Function).
+
+    Subclass it with static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)``
+    (one gradient per forward argument, None where there is none) and call ``apply``.
+    ``ctx`` offers save_for_backward / saved_tensors, needs_input_grad,
+    mark_non_differentiable and set_materialize_grads; other attributes may be set freely.
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args):
+        return _C._function_apply(cls.__name__ + "Backward", cls.forward, cls.backward, args)
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

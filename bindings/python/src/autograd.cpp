@@ -23,6 +23,78 @@ py::object node_or_none(const std::shared_ptr<autograd::Node>& n) {
   return py::cast(n);
 }
 
+// A Python object owned from C++ (a custom function's callbacks and context):
+// released with the GIL held, whichever thread frees the graph.
+struct PyRef {
+  py::object object;
+  explicit PyRef(py::object o) : object(std::move(o)) {}
+  PyRef(const PyRef&) = delete;
+  PyRef& operator=(const PyRef&) = delete;
+  ~PyRef() {
+    py::gil_scoped_acquire gil;
+    object = py::object();
+  }
+};
+
+// torch.autograd.Function.apply: forward(ctx, *args) below autograd; a node
+// whose backward calls backward(ctx, *grads) and takes one gradient per argument.
+py::object function_apply(const std::string& name, const py::object& forward, const py::object& backward,
+                          const py::tuple& args) {
+  std::vector<Tensor> inputs;
+  std::vector<size_t> positions;
+  py::list needs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool tensor = is_tensor(args[i].ptr());
+    if (tensor) {
+      inputs.push_back(tensor_ref(args[i].ptr()));
+      positions.push_back(i);
+    }
+    needs.append(tensor && is_grad_enabled() && tensor_ref(args[i].ptr()).requires_grad());
+  }
+  auto ctx = std::make_shared<autograd::AutogradContext>();
+  auto py_ctx = std::make_shared<PyRef>(py::cast(ctx));
+  py_ctx->object.attr("needs_input_grad") = py::tuple(needs);
+  auto py_backward = std::make_shared<PyRef>(backward);
+  bool single = false;
+  const size_t num_args = args.size();
+  auto fwd = [&](autograd::AutogradContext&, const std::vector<Tensor>&) {
+    py::object r = forward(py_ctx->object, *args);
+    std::vector<Tensor> out;
+    if (is_tensor(r.ptr())) {
+      single = true;
+      out.push_back(tensor_ref(r.ptr()));
+      return out;
+    }
+    if (!py::isinstance<py::tuple>(r))
+      throw py::type_error(name + ": forward must return a Tensor or a tuple of Tensors");
+    for (const py::handle& o : r) {
+      if (!is_tensor(o.ptr())) throw py::type_error(name + ": forward must return a Tensor or a tuple of Tensors");
+      out.push_back(tensor_ref(o.ptr()));
+    }
+    return out;
+  };
+  auto bwd = [py_ctx, py_backward, positions, num_args, name](autograd::AutogradContext& c,
+                                                              const std::vector<Tensor>& grads) {
+    py::gil_scoped_acquire gil;
+    py::tuple g(grads.size());
+    for (size_t i = 0; i < grads.size(); ++i) g[i] = grads[i].defined() ? py::cast(grads[i]) : py::none();
+    py::object r = py_backward->object(py_ctx->object, *g);
+    py::tuple all = py::isinstance<py::tuple>(r) ? py::tuple(r) : py::make_tuple(r);
+    if (all.size() != num_args)
+      throw AutogradError(detail::concat("function ", name, " returned an incorrect number of gradients (expected ",
+                                         num_args, ", got ", all.size(), ")"));
+    std::vector<Tensor> out;
+    for (size_t p : positions) out.push_back(all[p].is_none() ? Tensor() : py::cast<Tensor>(all[p]));
+    (void)c;
+    return out;
+  };
+  std::vector<Tensor> outputs = autograd::apply_function(name, inputs, fwd, bwd, ctx);
+  if (single) return py::cast(outputs[0]);
+  py::tuple out(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) out[i] = py::cast(outputs[i]);
+  return out;
+}
+
 }  // namespace
 
 void bind_autograd(py::module_& m, TensorClass& cls) {
@@ -107,6 +179,33 @@ void bind_autograd(py::module_& m, TensorClass& cls) {
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(), py::arg("retain_graph") = py::none(),
       py::arg("create_graph") = false, py::arg("allow_unused") = false);
+  py::class_<autograd::AutogradContext, std::shared_ptr<autograd::AutogradContext>>(
+      m, "FunctionCtx", py::dynamic_attr(), "The ctx of a custom autograd Function (torch's FunctionCtx).")
+      .def("save_for_backward",
+           [](autograd::AutogradContext& c, const py::args& tensors) {
+             std::vector<Tensor> v;
+             for (const py::handle& t : tensors) v.push_back(t.is_none() ? Tensor() : py::cast<Tensor>(t));
+             c.save_for_backward(std::move(v));
+           })
+      .def_property_readonly("saved_tensors",
+                             [](const autograd::AutogradContext& c) {
+                               py::list out;
+                               for (const Tensor& t : c.get_saved_variables())
+                                 out.append(t.defined() ? py::cast(t) : py::none());
+                               return py::tuple(out);
+                             })
+      .def("mark_non_differentiable",
+           [](autograd::AutogradContext& c, const py::args& tensors) {
+             std::vector<Tensor> v;
+             for (const py::handle& t : tensors) v.push_back(py::cast<Tensor>(t));
+             c.mark_non_differentiable(v);
+           })
+      .def("set_materialize_grads", &autograd::AutogradContext::set_materialize_grads, py::arg("value"))
+      .def("mark_dirty", [](autograd::AutogradContext&, const py::args&) {
+        throw NotImplementedError(
+            "mark_dirty: custom functions that modify their inputs in place are not supported yet");
+      });
+  m.def("_function_apply", &function_apply, py::arg("name"), py::arg("forward"), py::arg("backward"), py::arg("args"));
   m.def("_ops_without_derivative", &autograd::ops_without_derivative);
   m.def("_derivative_of", [](const std::string& op) { return autograd::derivative_of(op); });
 }
