@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The CPU plugin's benchmark table: axle's cpu plugin against raw oneDNN (same
 process, bench_cpu) and PyTorch 1.13 (its own process, torch_kernels.py) at 1
-and 2 threads, plus the model forward passes (models.py). Every ratio is
+and 2 threads, plus the model forward passes and training steps (models.py, --train). Every ratio is
 measured in the same run; the targets are the TARGETS table below. Misses are printed, not
 hidden.
 
@@ -73,6 +73,12 @@ def main():
                               "--pythonpath", os.path.join(os.path.abspath(args.build), "bindings", "python")],
                              check=True, capture_output=True, text=True, env=env).stdout
         model_rows = json.loads(out)
+        # Training steps (forward + backward), the same models.
+        out = subprocess.run([sys.executable, os.path.join(HERE, "models.py"), "--threads", args.threads, "--json",
+                              "--train", "--pythonpath", os.path.join(os.path.abspath(args.build), "bindings",
+                                                                       "python")],
+                             check=True, capture_output=True, text=True, env=env).stdout
+        model_rows += json.loads(out)
     if args.json:
         print(json.dumps({"kernels": rows, "models": model_rows}, indent=1))
         return

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Forward-pass time of three small float32 models, axle vs PyTorch eager.
+"""Forward-pass time of three small float32 models, axle vs PyTorch eager
+(with --train: forward + backward, every parameter requiring grad).
 
 Models (same code for both libraries, written against a functional namespace
 `F` and a library module `L`, both of which use torch's names):
@@ -26,9 +27,14 @@ With --device cuda both libraries run on cuda:0 (parameters copied there
 once; each timed loop ends with a device synchronize) and the target is
 <= 1.0x torch at every batch; threads then only size the host pools.
 
+With --train each timed call is forward, sum of the output, backward, and the
+parameters' .grad reset to None (a training step without the optimizer); the
+check compares the output and the first parameter's gradient. Targets as for
+the forward pass (issue's: <= 0.8x torch 2.x at batch 1, <= 1.0x at batch 32).
+
 Usage:
-  python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--json] [--pythonpath DIR]
-  python3 bench/models.py --worker {torch|axle} --threads N --device D --weights W.npz --out R.npz
+  python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--train] [--json] [--pythonpath DIR]
+  python3 bench/models.py --worker {torch|axle} --threads N --device D [--train] --weights W.npz --out R.npz
 """
 import argparse
 import atexit
@@ -141,7 +147,10 @@ def time_forward(fn, budget_s, sync):
     return statistics.median(runs)
 
 
-def worker(lib, threads, device, weights_path, out_path):
+FIRST_PARAM = {"mlp": "mlp.w0", "cnn": "cnn.c0w", "transformer": "tr.qkvw"}
+
+
+def worker(lib, threads, device, weights_path, out_path, train=False):
     if lib == "torch":
         import torch as L
         import torch.nn.functional as F
@@ -164,13 +173,32 @@ def worker(lib, threads, device, weights_path, out_path):
         sync = (lambda: L.synchronize(device)) if device != "cpu" else (lambda: None)
     data = np.load(weights_path)
     p = {name: L.from_numpy(np.ascontiguousarray(data[name])).to(device) for name in data.files}
+    if train:
+        import contextlib
+        ctx = contextlib.nullcontext
+        params = [t.requires_grad_() for name, t in p.items() if not name.startswith("in.")]
     result = {}
     with ctx():
         for model in MODELS:
             for b in BATCHES:
                 x = p[f"in.{model}.{b}"]
-                fn = lambda: MODEL_FNS[model](F, L, p, x)  # noqa: E731
-                result[f"{model}.{b}.out"] = np.array(fn().cpu().numpy())
+                if train:
+                    def fn(model=model, x=x):
+                        out = MODEL_FNS[model](F, L, p, x)
+                        out.sum().backward()
+                        for t in params:
+                            t.grad = None
+                        return out
+
+                    out = MODEL_FNS[model](F, L, p, x)
+                    out.sum().backward()
+                    result[f"{model}.{b}.grad"] = np.array(p[FIRST_PARAM[model]].grad.cpu().numpy())
+                    for t in params:
+                        t.grad = None
+                    result[f"{model}.{b}.out"] = np.array(out.detach().cpu().numpy())
+                else:
+                    fn = lambda: MODEL_FNS[model](F, L, p, x)  # noqa: E731
+                    result[f"{model}.{b}.out"] = np.array(fn().cpu().numpy())
                 result[f"{model}.{b}.sec"] = np.float64(
                     time_forward(fn, MODEL_BUDGET_S / len(BATCHES), sync))
     np.savez(out_path, **result)
@@ -184,14 +212,15 @@ def thread_env(threads):
     return {k: str(threads) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
-def run_worker(lib, threads, device, weights, pythonpath, tmp):
+def run_worker(lib, threads, device, weights, pythonpath, tmp, train=False):
     out = os.path.join(tmp, f"{lib}-{threads}.npz")
     env = dict(os.environ, **thread_env(threads))
     if lib == "axle":
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, env.get("PYTHONPATH")]))
         env["AXLE_PLUGIN_PATH"] = ""
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", lib,
-           "--threads", str(threads), "--device", device, "--weights", weights, "--out", out]
+           "--threads", str(threads), "--device", device, "--weights", weights, "--out", out] + (
+               ["--train"] if train else [])
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"{lib} worker (threads={threads}) failed:\n{res.stderr}")
@@ -205,20 +234,23 @@ def compare(a, t):
     return float(np.max(np.abs(a - t))), bool(np.allclose(a, t, rtol=1e-3, atol=1e-4))
 
 
-def driver(threads_list, device, as_json, pythonpath):
+def driver(threads_list, device, as_json, pythonpath, train=False):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         weights = os.path.join(tmp, "weights.npz")
         np.savez(weights, **make_weights())
         for n in threads_list:
-            res = {lib: run_worker(lib, n, device, weights, pythonpath, tmp) for lib in ("torch", "axle")}
+            res = {lib: run_worker(lib, n, device, weights, pythonpath, tmp, train) for lib in ("torch", "axle")}
             for model in MODELS:
                 for b in BATCHES:
                     t_s = float(res["torch"][f"{model}.{b}.sec"])
                     a_s = float(res["axle"][f"{model}.{b}.sec"])
                     diff, ok = compare(res["axle"][f"{model}.{b}.out"], res["torch"][f"{model}.{b}.out"])
+                    if train:
+                        gdiff, gok = compare(res["axle"][f"{model}.{b}.grad"], res["torch"][f"{model}.{b}.grad"])
+                        diff, ok = max(diff, gdiff), ok and gok
                     target = 0.8 if b == 1 and device == "cpu" else 1.0
-                    rows.append(dict(model=model, batch=b, threads=n, device=device, torch_ms=t_s * 1e3,
+                    rows.append(dict(model=model + ("+bwd" if train else ""), batch=b, threads=n, device=device, torch_ms=t_s * 1e3,
                                      axle_ms=a_s * 1e3, ratio=a_s / t_s, target=target,
                                      met=a_s / t_s <= target, max_abs_diff=diff, match=ok))
     if as_json:
@@ -244,6 +276,7 @@ def main():
     ap.add_argument("--weights")
     ap.add_argument("--out")
     ap.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    ap.add_argument("--train", action="store_true", help="time forward + backward (a training step)")
     ap.add_argument("--pythonpath",
                     default=os.path.normpath(os.path.join(HERE, "..", "build", "bindings", "python")),
                     help="directory holding the axle package (prepended to PYTHONPATH)")
@@ -251,9 +284,9 @@ def main():
     if args.worker:
         if not (args.weights and args.out):
             ap.error("--worker needs --weights and --out")
-        worker(args.worker, int(args.threads), args.device, args.weights, args.out)
+        worker(args.worker, int(args.threads), args.device, args.weights, args.out, args.train)
     else:
-        driver([int(n) for n in args.threads.split(",")], args.device, args.json, args.pythonpath)
+        driver([int(n) for n in args.threads.split(",")], args.device, args.json, args.pythonpath, args.train)
 
 
 if __name__ == "__main__":
