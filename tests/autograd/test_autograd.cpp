@@ -93,6 +93,7 @@ std::vector<double> train_mlp(const Device& device, int steps) {
   target = target.to(device);
   for (Tensor* p : params) *p = p->to(device).requires_grad_();
   std::vector<double> losses;
+  int64_t baseline = -1;
   for (int step = 0; step < steps; ++step) {
     Tensor hidden = relu(matmul(x, w1) + b1);
     Tensor diff = matmul(hidden, w2) + b2 - target;
@@ -104,6 +105,11 @@ std::vector<double> train_mlp(const Device& device, int steps) {
       p->add_(p->grad(), -0.05);
       p->set_grad(Tensor());
     }
+    // The graph and its saved tensors are gone after each step: the device's
+    // allocated bytes come back to what the data and parameters hold.
+    const int64_t now = static_cast<int64_t>(memory_stats(device).allocated_bytes);
+    if (baseline < 0) baseline = now;
+    CHECK(now == baseline);
   }
   return losses;
 }
