@@ -75,25 +75,25 @@ class OpContext final : public VjpContext {
   }
   bool has_tensor(size_t i) const override {
     const int s = node_.first_slot_.at(i);
-    return s >= 0 && node_.slot_defined_[s];
+    return s >= 0 && node_.slots_[s].defined;
   }
   bool has_tensor(size_t i, size_t k) const override {
     const int s = node_.first_slot_.at(i);
-    return s >= 0 && node_.slot_defined_[s + k];
+    return s >= 0 && node_.slots_[s + k].defined;
   }
   bool needs(size_t i) const override {
     const int s = node_.first_slot_.at(i);
     return s >= 0 && node_.next_edges()[s].valid();
   }
-  const IntList& sizes(size_t i) const override { return node_.slot_sizes_[slot(i, 0)]; }
-  const IntList& sizes(size_t i, size_t k) const override { return node_.slot_sizes_[slot(i, k)]; }
-  DType dtype(size_t i) const override { return node_.slot_dtypes_[slot(i, 0)]; }
-  Device device(size_t i) const override { return node_.slot_devices_[slot(i, 0)]; }
+  const IntList& sizes(size_t i) const override { return node_.slots_[slot(i, 0)].sizes; }
+  const IntList& sizes(size_t i, size_t k) const override { return node_.slots_[slot(i, k)].sizes; }
+  DType dtype(size_t i) const override { return node_.slots_[slot(i, 0)].dtype; }
+  Device device(size_t i) const override { return node_.slots_[slot(i, 0)].device; }
   size_t list_size(size_t i) const override {
     const int s = node_.first_slot_.at(i);
     AXLE_INTERNAL_ASSERT(s >= 0, node_.op_.name, ": argument ", i, " is not a tensor");
     size_t n = 0;
-    for (size_t j = s; j < node_.slot_sizes_.size() && slot_owner(j) == i; ++j) ++n;
+    for (size_t j = s; j < node_.slots_.size() && slot_owner(j) == i; ++j) ++n;
     return n;
   }
   void set(size_t i, Tensor g) override { results_[slot(i, 0)] = std::move(g); }
@@ -114,10 +114,10 @@ class OpContext final : public VjpContext {
     return owner;
   }
   const Tensor& unpack_input(size_t s) const {
-    if (s < node_.slot_defined_.size() && !node_.slot_defined_[s]) return inputs_[s];  // a None element
-    AXLE_INTERNAL_ASSERT(s < node_.saved_inputs_.size() && node_.saved_inputs_[s].defined(), node_.op_.name,
+    if (s < node_.slots_.size() && !node_.slots_[s].defined) return inputs_[s];  // a None element
+    AXLE_INTERNAL_ASSERT(s < node_.slots_.size() && node_.slots_[s].saved.defined(), node_.op_.name,
                          ": its derivative reads an input it does not save");
-    if (!inputs_[s].defined()) inputs_[s] = node_.saved_inputs_[s].unpack(node_);
+    if (!inputs_[s].defined()) inputs_[s] = node_.slots_[s].saved.unpack(node_);
     return inputs_[s];
   }
 
@@ -138,7 +138,7 @@ std::vector<Tensor> OpNode::apply(std::vector<Tensor>&& grads) {
 }
 
 void OpNode::release() {
-  for (SavedTensor& s : saved_inputs_) s.release();
+  for (Slot& s : slots_) s.saved.release();
   for (SavedTensor& s : saved_outputs_) s.release();
 }
 

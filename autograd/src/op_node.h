@@ -40,15 +40,21 @@ class OpNode : public Node {
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
   void release() override;
 
+  // One per tensor argument (a Tensor[] argument: one per element), in the
+  // order of the next edges: what the formula may ask about it.
+  struct Slot {
+    IntList sizes;
+    DType dtype = kFloat32;
+    Device device;
+    bool defined = false;
+    SavedTensor saved;  // only if the derivative saves the argument
+  };
+
   const OpEntry& op_;
   const Derivative& derivative_;
-  Stack args_;                       // non-tensor arguments as normalized by the shape function
-  std::vector<int> first_slot_;      // per argument: its first edge slot, -1 for non-tensors
-  std::vector<IntList> slot_sizes_;  // per slot
-  std::vector<DType> slot_dtypes_;
-  std::vector<Device> slot_devices_;
-  std::vector<bool> slot_defined_;
-  std::vector<SavedTensor> saved_inputs_;   // per slot (only those the derivative saves)
+  Stack args_;                              // non-tensor arguments as normalized by the shape function
+  SmallVector<int, 6> first_slot_;          // per argument: its first slot, -1 for non-tensors
+  std::vector<Slot> slots_;                 // per slot
   std::vector<SavedTensor> saved_outputs_;  // per output
 };
 

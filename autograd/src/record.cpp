@@ -78,31 +78,33 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   node->first_slot_.assign(args.size(), -1);
   auto add_slot = [&](const Tensor& t) {
     node->add_next_edge(t.defined() && differentiable(t.dtype()) && requires_grad(t) ? gradient_edge(t) : Edge{});
-    node->slot_sizes_.push_back(t.defined() ? t.sizes() : IntList{});
-    node->slot_dtypes_.push_back(t.defined() ? t.dtype() : kFloat32);
-    node->slot_devices_.push_back(t.defined() ? t.device() : Device("cpu"));
-    node->slot_defined_.push_back(t.defined());
+    OpNode::Slot& slot = node->slots_.emplace_back();
+    if (t.defined()) {
+      slot.sizes = t.sizes();
+      slot.dtype = t.dtype();
+      slot.device = t.device();
+      slot.defined = true;
+    }
   };
   for (size_t i = 0; i < args.size(); ++i) {
     const Value& v = args[i];
     if (v.is_tensor()) {
-      node->first_slot_[i] = static_cast<int>(node->next_edges().size());
+      node->first_slot_[i] = static_cast<int>(node->slots_.size());
       add_slot(v.tensor());
     } else if (v.tag() == Value::Tag::TensorList) {
-      node->first_slot_[i] = static_cast<int>(node->next_edges().size());
+      node->first_slot_[i] = static_cast<int>(node->slots_.size());
       for (const Tensor& t : v.tensors()) add_slot(t);
     }
   }
-  node->saved_inputs_.resize(node->next_edges().size());
   // Saved inputs; an input the call overwrites is saved as a copy made first.
   for (size_t i = 0; i < args.size() && i < 16; ++i) {
     if (!(d.saves & save_arg(static_cast<int>(i))) || node->first_slot_[i] < 0) continue;
     const size_t s = node->first_slot_[i];
     if (args[i].is_tensor()) {
-      node->saved_inputs_[s].save(writes(op, i) ? clone(args[i].tensor()) : args[i].tensor(), false, nullptr, 0);
+      node->slots_[s].saved.save(writes(op, i) ? clone(args[i].tensor()) : args[i].tensor(), false, nullptr, 0);
     } else {
       const std::vector<Tensor>& list = args[i].tensors();
-      for (size_t k = 0; k < list.size(); ++k) node->saved_inputs_[s + k].save(list[k], false, nullptr, 0);
+      for (size_t k = 0; k < list.size(); ++k) node->slots_[s + k].saved.save(list[k], false, nullptr, 0);
     }
   }
 
