@@ -246,6 +246,7 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
     ro.ops = with_samples;
     ro.seed = options.seed;
     ro.plugin = info.name;
+    ro.gradients = true;  // backward through the plugin's kernels, against the reference's
     if (!with_samples.empty()) {
       for (const OpReport& rep : run(Device(type), ro)) {
         CheckResult r{rep.op, type, rep.failed ? "fail" : (rep.passed ? "pass" : "skip"), ""};
@@ -256,6 +257,9 @@ CheckReport check_plugin(const std::string& path, const CheckOptions& options) {
         } else {
           r.detail = rep.skip_reason.empty() ? detail::concat(rep.passed, " cases") : rep.skip_reason;
         }
+        if (rep.grad_passed + rep.grad_failed > 0)
+          r.detail += detail::concat("; gradients: ", rep.grad_passed, " of ", rep.grad_passed + rep.grad_failed,
+                                     " cases agree");
         if (rep.skip_reason.empty()) {
           r.cases = rep.passed + rep.failed;
           r.served = rep.served;

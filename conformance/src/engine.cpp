@@ -2,6 +2,8 @@
 // test and on the host reference, outputs compared with dtype tolerances.
 #include "samples/samples.h"
 
+#include <axle/autograd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -90,6 +92,76 @@ void count_outcome(OpReport& r, const std::string& plugin, const std::vector<Cal
   }
 }
 
+// ---- gradients
+// Whether the op's gradient can be compared: differentiable, writes nothing
+// (in-place variants share their functional op's formula), draws no random numbers.
+bool gradient_comparable(const OpHandle& op, DType dtype) {
+  if (dtype != kFloat32 && dtype != kFloat64) return false;
+  const std::string name = op.schema().full_name();
+  const std::string kind = autograd::derivative_of(name);
+  if (kind != "formula" && kind != "decomposes") return false;
+  for (const Argument& a : op.schema().arguments)
+    if (a.is_write) return false;
+  return name != "dropout";
+}
+
+// A fixed cotangent for an output: cos(0), cos(1), ... in its shape, dtype and device.
+Tensor cotangent(const Tensor& like) {
+  const Tensor k =
+      arange(0, static_cast<double>(std::max<int64_t>(like.numel(), 1)), 1, TensorOptions().dtype(kFloat64));
+  return narrow(cos(k), 0, 0, like.numel()).reshape(like.sizes()).to(like.device(), like.dtype());
+}
+
+// The gradients of sum(output * v) with respect to the sample's floating tensor
+// arguments, on the host (undefined where none flows); empty when nothing is
+// differentiable. Throws what the call throws.
+std::vector<Tensor> gradients_of(const OpHandle& op, const Sample& sample) {
+  Stack args = sample.args;
+  std::vector<Tensor> leaves;
+  auto leaf = [&](const Tensor& t) {
+    if (!t.defined() || !is_floating_point(t.dtype())) return t;
+    Tensor l = t.detach();
+    l.requires_grad_();
+    leaves.push_back(l);
+    return l;
+  };
+  for (Value& v : args) {
+    if (v.is_tensor()) {
+      v = leaf(static_cast<const Value&>(v).tensor());
+    } else if (v.tag() == Value::Tag::TensorList) {
+      std::vector<Tensor> list = v.tensors();
+      for (Tensor& t : list) t = leaf(t);
+      v = Value(std::move(list));
+    }
+  }
+  if (leaves.empty()) return {};
+  std::vector<Tensor> outputs, cotangents;
+  for (const Value& v : call_op(op, args))
+    if (v.is_tensor() && v.tensor().defined() && v.tensor().requires_grad()) {
+      outputs.push_back(v.tensor());
+      cotangents.push_back(cotangent(v.tensor()));
+    }
+  if (outputs.empty()) return {};
+  std::vector<Tensor> grads = autograd::grad(outputs, leaves, cotangents, std::nullopt, false, true);
+  for (Tensor& g : grads)
+    if (g.defined()) g = g.to(Device("cpu"), kFloat64);
+  return grads;
+}
+
+// "" when the gradients agree (a missing gradient equals zeros).
+std::string compare_gradients(const std::vector<Tensor>& got, const std::vector<Tensor>& want, double rtol,
+                              double atol) {
+  if (got.size() != want.size()) return detail::concat(got.size(), " gradients, expected ", want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!got[i].defined() && !want[i].defined()) continue;
+    const Tensor& ref = want[i].defined() ? want[i] : zeros(got[i].sizes(), TensorOptions().dtype(kFloat64));
+    const Tensor& dev = got[i].defined() ? got[i] : zeros(want[i].sizes(), TensorOptions().dtype(kFloat64));
+    if (std::string diff = compare(dev, ref, rtol, atol); !diff.empty())
+      return detail::concat("argument ", i, ": ", diff);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<OpReport> run(const Device& device, const RunOptions& options) {
@@ -167,6 +239,30 @@ std::vector<OpReport> run(const Device& device, const RunOptions& options) {
           ++r.passed;
         else
           failure(ref[i].note, diff);
+        if (options.gradients && diff.empty() && ref[i].error.empty() && gradient_comparable(handle, dtype)) {
+          std::string gdiff;
+          try {
+            std::vector<Tensor> gwant, ggot;
+            {
+              const auto guard = oracle();
+              gwant = gradients_of(handle, ref[i]);
+            }
+            {
+              const auto guard = under_test();
+              ggot = gradients_of(handle, dev[i]);
+            }
+            auto [rtol, atol] = default_tolerance(dtype);
+            gdiff = compare_gradients(ggot, gwant, rtol * spec.rtol_scale * 10, atol * spec.rtol_scale * 10);
+          } catch (const std::exception& e) {
+            gdiff = detail::concat("backward raised ", error_class(e), ": ", e.what());
+          }
+          if (gdiff.empty()) {
+            ++r.grad_passed;
+          } else {
+            ++r.grad_failed;
+            failure("gradient: " + ref[i].note, gdiff);
+          }
+        }
       }
     }
     reports.push_back(std::move(r));

@@ -74,6 +74,23 @@ TEST_CASE("the arena device matches the reference on every sample") {
   expect_all_pass(reports);
 }
 
+TEST_CASE("gradients on the arena device match the reference's on every differentiable sample") {
+  // Backward runs the derivative formulas through the dispatcher on the arena
+  // (its kernels, the host fallback for the rest): a device that runs the
+  // forward ops trains.
+  conformance::RunOptions options;
+  options.gradients = true;
+  const auto reports = conformance::run(Device("arena"), options);
+  expect_all_pass(reports);
+  int compared = 0, ops = 0;
+  for (const auto& r : reports) {
+    compared += r.grad_passed;
+    ops += r.grad_passed > 0 ? 1 : 0;
+  }
+  MESSAGE("gradients compared: ", compared, " cases of ", ops, " ops");
+  CHECK(ops > 150);
+}
+
 TEST_CASE("the cpu plugin (oneDNN) matches the reference plugin on every sample") {
   bool present = false;
   for (const PluginInfo& p : plugins())
@@ -84,6 +101,7 @@ TEST_CASE("the cpu plugin (oneDNN) matches the reference plugin on every sample"
   }
   conformance::RunOptions options;
   options.plugin = "cpu";
+  options.gradients = true;
   const auto reports = conformance::run(Device("cpu"), options);
   expect_all_pass(reports);
 }

@@ -33,7 +33,11 @@ add = rows["add.Tensor"]
 assert add["status"] == "pass" and 0 < add["served"] < add["cases"] and add["declined"] > 0, add
 assert sum(r["cases"] for r in add["decline_reasons"]) == add["declined"], add
 assert any("float64" in r["reason"] for r in add["decline_reasons"]), add  # the kernel own words (plugin::decline)
-assert rows["device contract"]["cases"] == -1, rows["device contract"]'
+assert rows["device contract"]["cases"] == -1, rows["device contract"]
+# Backward too: the float cases gradients through the arena kernels agree with the reference.
+import re
+m = re.search(r"gradients: (\d+) of (\d+) cases agree", add["detail"])
+assert m and int(m.group(1)) == int(m.group(2)) > 0, add'
 # A plugin whose kernels decline everything: each op served 0 of its cases,
 # every case declined; a warning (exit 0), a failure under --strict (exit 1).
 dec="$decline_all/axle_decline_all.so"

@@ -109,6 +109,9 @@ struct OpReport {
   // dispatcher passes the kernels' decline messages on.
   int served = 0, declined = 0;
   std::map<std::string, int> decline_reasons = {};
+  // With RunOptions::gradients: the float32/float64 cases whose gradients
+  // (autograd through the op on the device) were compared with the reference's.
+  int grad_passed = 0, grad_failed = 0;
 };
 struct RunOptions {
   std::vector<std::string> ops;  // empty: every op with samples
@@ -120,6 +123,11 @@ struct RunOptions {
   // reference plugin's alone. Empty on "cpu": the reference plugin checks the
   // samples themselves.
   std::string plugin;
+  // Also backward: for each float32/float64 case of a differentiable op that
+  // writes no argument, the gradients of sum(output * v) for a fixed v with
+  // respect to every floating tensor argument, on the device and on the host
+  // reference (failures have the note "gradient: ...").
+  bool gradients = false;
 };
 // Runs every sample on `device` and compares outputs with the same sample run on
 // the host reference ("cpu"). Expected errors must be raised with that class on
