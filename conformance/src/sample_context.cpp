@@ -127,6 +127,15 @@ std::vector<Sample> unary_samples(SampleContext& c, const Stack& extra) {
     args.insert(args.end(), extra.begin(), extra.end());
     out.push_back(ok(std::move(args), note));
   }
+  if (is_floating_point(c.dtype())) {
+    // NaN propagates and infinities are exact, also through vectorized library kernels.
+    static const double v[] = {NAN, INFINITY, -INFINITY, 0.5, -0.5, 0.0, -0.0, 2.0};
+    Stack args{from_blob(const_cast<double*>(v), {2, 4}, TensorOptions().dtype(kFloat64))
+                   .to(c.dtype(), false, true)
+                   .to(c.device())};
+    args.insert(args.end(), extra.begin(), extra.end());
+    out.push_back(ok(std::move(args), "NaN and infinities"));
+  }
   return out;
 }
 

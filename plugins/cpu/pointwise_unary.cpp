@@ -7,6 +7,7 @@
 // overlapping layouts are declined too.
 #include "kernels.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace axle::cpu {
@@ -14,6 +15,26 @@ namespace {
 
 using plugin::arg_double;
 using plugin::arg_tensor;
+
+// oneDNN's JIT eltwise kernels turn a NaN into a number for some algorithms
+// (exp gives inf; relu and clip give a bound); torch propagates NaN. After
+// those, NaN inputs are written back to the output: one vectorizable pass
+// (in-place calls of those are declined: the reference's loop serves them).
+bool loses_nan(dnnl::algorithm alg) {
+  return alg == dnnl::algorithm::eltwise_exp || alg == dnnl::algorithm::eltwise_relu ||
+         alg == dnnl::algorithm::eltwise_clip_v2;
+}
+void restore_nan(const void* in, void* out, int64_t n, axle_dtype dtype) {
+  if (dtype == AXLE_DTYPE_FLOAT32) {
+    const float* x = static_cast<const float*>(in);
+    float* y = static_cast<float*>(out);
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] != x[i] ? x[i] : y[i];
+  } else {  // bfloat16: NaN when the exponent is all ones and the mantissa is not zero
+    const uint16_t* x = static_cast<const uint16_t*>(in);
+    uint16_t* y = static_cast<uint16_t*>(out);
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] & 0x7fff) > 0x7f80 ? x[i] : y[i];
+  }
+}
 
 // Runs `alg` with (alpha, beta) from input 0 into output 0 as flat memory.
 axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha, float beta) {
@@ -24,6 +45,8 @@ axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha,
   const Shape in = Shape::of(arg_tensor(c, 0)), out = Shape::of(c->outputs[0]);
   if (in.numel() != n || in.dtype != out.dtype || !is_f32_or_bf16(in.dtype) || !in.same_layout(out) || !in.is_dense())
     return AXLE_DECLINED;
+  // In place, the NaN inputs are overwritten before they could be put back.
+  if (loses_nan(alg) && in.data == out.data) return plugin::decline(c, "in place this oneDNN eltwise would lose NaN");
   Shape flat;
   flat.dims = {n};
   flat.strides = {1};
@@ -41,6 +64,7 @@ axle_status eltwise(const axle_kernel_call* c, dnnl::algorithm alg, float alpha,
   if (!p->declined.empty()) return plugin::decline(c, p->declined);
   // Element 0 is a dense view's lowest address (strides are never negative).
   execute(*p, {in.data, out.data});
+  if (loses_nan(alg)) restore_nan(in.data, out.data, n, in.dtype);
   return AXLE_OK;
 }
 

@@ -160,7 +160,7 @@ __device__ __forceinline__ C apply_floating(const Args<C>& a, C x, C y, C z) {
     case Op::Cosh: return m_cosh(x);
     case Op::Erf: return m_erf(x);
     case Op::Erfc: return m_erfc(x);
-    case Op::Sign: return x != x ? x : C(static_cast<int>(x > C(0)) - static_cast<int>(x < C(0)));
+    case Op::Sign: return C(static_cast<int>(x > C(0)) - static_cast<int>(x < C(0)));  // NaN: 0, as torch
     case Op::Floor: return m_floor(x);
     case Op::Ceil: return m_ceil(x);
     case Op::Trunc: return m_trunc(x);

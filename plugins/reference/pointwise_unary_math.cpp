@@ -19,7 +19,8 @@ struct UnaryMath {
 int64_t int_abs(int64_t v) { return v < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(v)) : v; }
 int64_t int_sign(int64_t v) { return (v > 0) - (v < 0); }
 int64_t int_square(int64_t v) { return static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(v)); }
-double sign(double v) { return v != v ? v : (v > 0) - (v < 0); }
+// torch: the sign of NaN is 0 (numpy: NaN).
+double sign(double v) { return (v > 0) - (v < 0); }
 double frac(double v) { return v - std::trunc(v); }
 double square(double v) { return v * v; }
 double rsqrt(double v) { return 1.0 / std::sqrt(v); }
