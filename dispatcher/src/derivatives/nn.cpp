@@ -219,7 +219,7 @@ void batch_norm(VjpContext& c) {
 
 void group_norm(VjpContext& c) {
   // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
-  const Tensor& x = c.input(0);
+  const Tensor x = c.input(0).contiguous();
   const int64_t groups = c.arg(1).to_int(), n = x.size(0), ch = x.size(1);
   const int64_t hxw = n * ch == 0 ? 0 : x.numel() / (n * ch);
   Tensor mu, rstd;

@@ -124,9 +124,10 @@ Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& in
   IntList flat(self.sizes().begin(), self.sizes().end() - 2);
   IntList gflat = flat;
   flat.push_back(self.size(nd - 2) * self.size(nd - 1));
-  gflat.push_back(-1);
+  gflat.push_back(gy.size(nd - 2) * gy.size(nd - 1));
   const Tensor acc = zeros(flat, like(gy));
-  return reshape(scatter_add(acc, -1, reshape(indices, gflat), reshape(gy, gflat)), self.sizes());
+  return reshape(scatter_add(acc, -1, reshape(indices.contiguous(), gflat), reshape(gy.contiguous(), gflat)),
+                 self.sizes());
 }
 
 // grad_output and self of one rank (3 or 4), indices (when given) int64 of grad_output's shape.
@@ -200,7 +201,7 @@ Stack avg_pool2d_backward_composite(const Stack& a) {
                                        : static_cast<double>((h1 - h0) * (w1 - w0));
     }
   const Tensor scaled = gy / divisor.to(gy.device(), gy.dtype());
-  const Tensor planes = reshape(scaled, {-1, 1, oh, ow});
+  const Tensor planes = reshape(scaled.contiguous(), {-1, 1, oh, ow});
   const Tensor spread =
       convolution(planes, ones({1, 1, kh, kw}, like(gy)), std::nullopt, {sh, sw}, {0, 0}, {1, 1}, true, {0, 0}, 1);
   // spread covers padded rows [0, (oh - 1) * sh + kh): keep [ph, ph + h), zeros past its end.
@@ -208,7 +209,7 @@ Stack avg_pool2d_backward_composite(const Stack& a) {
   const Tensor cut =
       call_op("pad", {spread, IntList{-pw, pw + w - lw, -ph, ph + h - lh}, std::string("constant"), Value()})[0]
           .tensor();
-  return {reshape(cut, self.sizes())};
+  return {reshape(cut.contiguous(), self.sizes())};
 }
 
 // The adaptive windows of torch's adaptive pooling as an [out, in] matrix of

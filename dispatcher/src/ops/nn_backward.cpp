@@ -88,8 +88,9 @@ void batch_norm_backward_shape(ShapeContext& c) {
 // ------------------------------------------------------------ native_group_norm_backward
 // (grad_out, input, mean [N, group], rstd [N, group], weight, N, C, HxW, group, output_mask).
 Stack group_norm_backward_composite(const Stack& a) {
-  const Tensor& g = a[0].tensor();
-  const Tensor& x = a[1].tensor();
+  // Contiguous first: reshape would not copy a channels_last tensor into these views.
+  const Tensor g = a[0].tensor().contiguous();
+  const Tensor x = a[1].tensor().contiguous();
   const int64_t n = a[5].to_int(), ch = a[6].to_int(), groups = a[8].to_int();
   check_same_shape("native_group_norm_backward", g, x);
   (void)wanted(a[9], 0);
