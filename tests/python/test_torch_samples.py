@@ -73,6 +73,15 @@ def _bool_mask(op):
     return call
 
 
+def _bn_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, mask):
+    # torch 1.13's CPU kernel reads undefined save_mean / save_invstd in training (a
+    # segmentation fault): raise instead, so callers fall back to their own checks.
+    if train and (save_mean is None or save_invstd is None):
+        raise NotImplementedError("torch 1.13 needs save_mean and save_invstd in training")
+    return _bool_mask(torch.ops.aten.native_batch_norm_backward.default)(
+        grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, mask)
+
+
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
 # or declares it differently.
 TORCH_EQUIVALENT = {
@@ -80,7 +89,7 @@ TORCH_EQUIVALENT = {
     "scaled_dot_product_attention": _sdpa,
     "convolution.out": _convolution_out,
     "convolution_backward": _bool_mask(torch.ops.aten.convolution_backward.default),
-    "native_batch_norm_backward": _bool_mask(torch.ops.aten.native_batch_norm_backward.default),
+    "native_batch_norm_backward": _bn_backward,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
