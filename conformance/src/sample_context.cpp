@@ -201,6 +201,8 @@ const std::vector<OpSamples>& all_samples() {
         &activations_samples,
         &nn_samples,
         &conv_pool_samples,
+        &conv_pool_backward_samples,
+        &nn_backward_samples,
     };
     // clang-format on
     for (auto family : families) {

@@ -18,11 +18,8 @@ from test_torch_samples import SAMPLE_OPS, TORCH_EQUIVALENT, axle_callable, torc
 
 SEED = 9876
 FLOAT64 = 1
-# Declared by the op family that comes next (convolution, pooling, norms with
-# running statistics, resampling): until then autograd raises NotImplementedError for them.
-PENDING = {"batch_norm", "group_norm", "upsample_nearest2d", "upsample_bilinear2d", "pad", "convolution", "conv1d",
-           "conv1d.padding", "conv2d", "conv2d.padding", "conv_transpose2d.input", "max_pool2d_with_indices",
-           "max_pool2d", "avg_pool2d", "_adaptive_avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d"}
+# Ops still without a derivative declaration (autograd raises NotImplementedError for them).
+PENDING = set()
 # Random draws: finite differences and torch's own draws cannot be compared.
 RANDOM = {"dropout"}
 # scatter's src gradient is torch's gather formula, which is not the derivative

@@ -64,12 +64,35 @@ def _convolution_out(input, weight, bias, stride, padding, dilation, transposed,
                                                  output_padding, groups))
 
 
+def _bool_mask(op):
+    # axle's schemas have no bool[]: output_mask is int[3] (0/1 each), aten's bool[3].
+    def call(*args):
+        args = list(args)
+        args[-1] = [bool(m) for m in args[-1]]
+        # torch 1.13's CPU convolution_backward can return an output the mask leaves
+        # out (the weight gradient with [False, False, True]): keep only those asked for.
+        return tuple(r if m else None for r, m in zip(op(*args), args[-1]))
+    return call
+
+
+def _bn_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, mask):
+    # torch 1.13's CPU kernel reads undefined save_mean / save_invstd in training (a
+    # segmentation fault): raise instead, so callers fall back to their own checks.
+    if train and (save_mean is None or save_invstd is None):
+        raise NotImplementedError("torch 1.13 needs save_mean and save_invstd in training")
+    return _bool_mask(torch.ops.aten.native_batch_norm_backward.default)(
+        grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, mask)
+
+
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
 # or declares it differently.
 TORCH_EQUIVALENT = {
     "rms_norm": _rms_norm,
     "scaled_dot_product_attention": _sdpa,
     "convolution.out": _convolution_out,
+    "convolution_backward": _bool_mask(torch.ops.aten.convolution_backward.default),
+    "native_batch_norm_backward": _bn_backward,
+    "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
@@ -87,7 +110,19 @@ TORCH_EQUIVALENT = {
 }
 
 # (op, substring of the sample note or "" for all) -> reason. Cases matching are not compared.
-DEVIATIONS = {}
+DEVIATIONS = {
+    # axle recomputes the batch statistics from input; torch 1.13's CPU kernel reads the
+    # undefined tensors (a segmentation fault).
+    ("native_batch_norm_backward", "save stats None"): "axle recomputes missing save_mean / save_invstd",
+    # torch 1.13's CPU kernel fails without gamma ("tensor does not have a device");
+    # axle treats a missing weight as ones, as the forward does.
+    ("native_group_norm_backward", "no weight"): "axle accepts weight None (ones)",
+    # torch 1.13's CPU kernel gives other values for a channels_last input or a
+    # non-contiguous grad_out than for the same values contiguous (layout-dependent: a
+    # torch bug); axle's results equal torch's on contiguous copies.
+    ("native_group_norm_backward", "channels_last"): "torch 1.13 is wrong for channels_last",
+    ("native_group_norm_backward", "transposed-layout grad_out"): "torch 1.13 is wrong for strided grad_out",
+}
 
 # Per op: number of cases compared and of dtypes covered (printed by conftest.py).
 SUMMARY = {}

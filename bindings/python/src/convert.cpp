@@ -171,7 +171,8 @@ std::optional<Value> to_value(const py::handle& obj, const ArgType& type, std::s
 py::object from_value(const Value& v) {
   switch (v.tag()) {
     case Value::Tag::None: return py::none();
-    case Value::Tag::Tensor: return wrap_tensor(v.tensor());
+    // An output an op leaves undefined (output_mask of the backward ops) is None, as torch's.
+    case Value::Tag::Tensor: return v.tensor().defined() ? wrap_tensor(v.tensor()) : py::none();
     case Value::Tag::TensorList: {  // undefined items (Tensor?[]) are None
       py::list out;
       for (const Tensor& t : v.tensors()) out.append(t.defined() ? wrap_tensor(t) : py::none());

@@ -18,6 +18,8 @@ std::vector<OpSamples> views_samples();
 std::vector<OpSamples> activations_samples();
 std::vector<OpSamples> nn_samples();
 std::vector<OpSamples> conv_pool_samples();
+std::vector<OpSamples> conv_pool_backward_samples();
+std::vector<OpSamples> nn_backward_samples();
 
 // Helpers for generators.
 inline Sample ok(Stack args, std::string note) { return Sample{std::move(args), std::move(note), "", 0, 0}; }

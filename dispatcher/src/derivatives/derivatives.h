@@ -155,5 +155,17 @@ void index_select(VjpContext& c);
 void gather(VjpContext& c);
 void embedding(VjpContext& c);
 void index(VjpContext& c);
+void batch_norm(VjpContext& c);
+void group_norm(VjpContext& c);
+void upsample_nearest2d(VjpContext& c);
+void upsample_bilinear2d(VjpContext& c);
+void pad(VjpContext& c);
+
+// ---- convolution and pooling (each calls its declared backward op)
+void convolution(VjpContext& c);
+void max_pool2d_with_indices(VjpContext& c);
+void avg_pool2d(VjpContext& c);
+void adaptive_avg_pool2d(VjpContext& c);
+void adaptive_max_pool2d(VjpContext& c);
 
 }  // namespace axle::derivatives

@@ -1,8 +1,12 @@
 // Formulas of the nn and indexing families (dispatcher/src/ops/nn.cpp,
-// indexing.cpp).
+// indexing.cpp). The norms and resampling ops call their declared backward ops
+// (ops/nn_backward.cpp) through the dispatcher.
 #include "derivatives.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace axle::derivatives {
 
@@ -172,6 +176,117 @@ void embedding(VjpContext& c) {
   Tensor acc = zeros(wsizes, TensorOptions().dtype(gr.dtype()).device(gr.device()));
   index_put_(acc, {std::optional<Tensor>(idx)}, gr, true);
   c.set(0, acc);
+}
+
+void batch_norm(VjpContext& c) {
+  // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
+  const Tensor& x = c.input(0);
+  const bool train = c.arg(5).to_bool();
+  const double eps = c.arg(7).to_double();
+  const int64_t nd = x.dim();
+  IntList dims{0};
+  for (int64_t d = 2; d < nd; ++d) dims.push_back(d);
+  const Value w = c.has_tensor(1) ? Value(c.input(1)) : Value();
+  const Value rm = c.has_tensor(3) ? Value(c.input(3)) : Value();
+  const Value rv = c.has_tensor(4) ? Value(c.input(4)) : Value();
+  Value save_mean, save_invstd;
+  if (train) {  // the batch statistics torch's native_batch_norm would have returned
+    const Tensor mu = mean(x, dims, true);
+    const Tensor centered = x - mu;
+    save_mean = reshape(mu, {-1});
+    save_invstd = reshape(call(AXLE_OP("rsqrt"), mean(centered * centered, dims, true) + scalar(eps)), {-1});
+  }
+  const IntList mask{c.needs(0) ? 1 : 0, c.has_tensor(1) && c.needs(1) ? 1 : 0, c.has_tensor(2) && c.needs(2) ? 1 : 0};
+  if (mask[0] || mask[1] || mask[2]) {
+    Stack r = detail::call(AXLE_OP("native_batch_norm_backward"), c.grad(0), x, w, rm, rv, save_mean, save_invstd,
+                           train, eps, mask);
+    for (size_t i = 0; i < 3; ++i)
+      if (mask[i]) c.set(i, r[i].tensor());
+  }
+  // Evaluation mode reads the running statistics: y = (x - rm) * (rv + eps)^-1/2 * w + b.
+  if (!train && (c.needs(3) || c.needs(4))) {
+    IntList bshape(static_cast<size_t>(nd), 1);
+    bshape[1] = x.size(1);
+    const Tensor invstd = reshape(call(AXLE_OP("rsqrt"), c.input(4) + scalar(eps)), bshape);
+    const Tensor gw = c.has_tensor(1) ? c.grad(0) * reshape(c.input(1), bshape) : c.grad(0);
+    if (c.needs(3)) c.set(3, neg(sum(gw * invstd, dims)));
+    if (c.needs(4)) {
+      const Tensor cube = invstd * invstd * invstd;
+      c.set(4, sum(gw * (x - reshape(c.input(3), bshape)) * cube, dims) * scalar(-0.5));
+    }
+  }
+}
+
+void group_norm(VjpContext& c) {
+  // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
+  const Tensor x = c.input(0).contiguous();
+  const int64_t groups = c.arg(1).to_int(), n = x.size(0), ch = x.size(1);
+  const int64_t hxw = n * ch == 0 ? 0 : x.numel() / (n * ch);
+  Tensor mu, rstd;
+  if (x.numel() == 0) {
+    mu = zeros({n, groups}, TensorOptions().dtype(x.dtype()).device(x.device()));
+    rstd = mu;
+  } else {
+    const Tensor xr = reshape(x, {n, groups, -1});
+    const Tensor m = mean(xr, {2}, true);
+    const Tensor centered = xr - m;
+    mu = reshape(m, {n, groups});
+    rstd = reshape(call(AXLE_OP("rsqrt"), mean(centered * centered, {2}, true) + scalar(c.arg(4).to_double())),
+                   {n, groups});
+  }
+  const IntList mask{c.needs(0) ? 1 : 0, c.has_tensor(2) && c.needs(2) ? 1 : 0, c.has_tensor(3) && c.needs(3) ? 1 : 0};
+  const Value w = c.has_tensor(2) ? Value(c.input(2)) : Value();
+  Stack r = detail::call(AXLE_OP("native_group_norm_backward"), c.grad(0), x, mu, rstd, w, n, ch, hxw, groups, mask);
+  if (mask[0]) c.set(0, r[0].tensor());
+  if (mask[1]) c.set(2, r[1].tensor());
+  if (mask[2]) c.set(3, r[2].tensor());
+}
+
+void upsample_nearest2d(VjpContext& c) {
+  c.set(0, call(AXLE_OP("upsample_nearest2d_backward"), c.grad(0), c.arg(1), c.sizes(0), c.arg(2), c.arg(3)));
+}
+
+void upsample_bilinear2d(VjpContext& c) {
+  c.set(0,
+        call(AXLE_OP("upsample_bilinear2d_backward"), c.grad(0), c.arg(1), c.sizes(0), c.arg(2), c.arg(3), c.arg(4)));
+}
+
+void pad(VjpContext& c) {
+  // pad(self, pad, mode, value): constant mode is undone by the opposite padding
+  // (cropped parts get zeros); the others read input elements at computed
+  // indices per padded dim, whose gradients accumulate there.
+  const IntList& p = c.arg(1).int_list();
+  const std::string& mode = c.arg(2).str();
+  IntList neg_pad;
+  for (int64_t v : p) neg_pad.push_back(-v);
+  if (mode == "constant") return c.set(0, call(AXLE_OP("pad"), c.grad(0), neg_pad, std::string("constant"), Value()));
+  const IntList& sizes = c.sizes(0);
+  const int64_t nd = static_cast<int64_t>(sizes.size());
+  Tensor gr = c.grad(0);
+  for (size_t i = 0; i < p.size() / 2; ++i) {
+    const int64_t d = nd - 1 - static_cast<int64_t>(i), lo = p[2 * i], size = sizes[d], out = gr.size(d);
+    Tensor idx = zeros({out}, TensorOptions().dtype(kInt64));
+    int64_t* ip = idx.data_ptr<int64_t>();
+    for (int64_t j = 0; j < out; ++j) {
+      int64_t s = j - lo;
+      if (mode == "reflect") {
+        if (s < 0) s = -s;
+        if (s >= size) s = 2 * (size - 1) - s;
+      } else if (mode == "replicate") {
+        s = std::min(std::max<int64_t>(s, 0), size - 1);
+      } else {
+        s = ((s % size) + size) % size;
+      }
+      ip[j] = s;
+    }
+    IntList moved = gr.sizes();
+    moved.erase(moved.begin() + d);
+    moved.insert(moved.begin(), size);
+    Tensor acc = zeros(moved, TensorOptions().dtype(gr.dtype()).device(gr.device()));
+    index_put_(acc, {std::optional<Tensor>(idx.to(gr.device()))}, movedim(gr, d, 0), true);
+    gr = movedim(acc, 0, d);
+  }
+  c.set(0, gr);
 }
 
 }  // namespace axle::derivatives

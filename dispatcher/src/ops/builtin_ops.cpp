@@ -24,6 +24,8 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::activations_ops,
         &shape::nn_ops,
         &shape::conv_pool_ops,
+        &shape::nn_backward_ops,
+        &shape::conv_pool_backward_ops,
     };
     // clang-format on
     for (auto family : families) {

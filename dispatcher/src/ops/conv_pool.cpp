@@ -207,7 +207,12 @@ Tensor conv_same(const Tensor& input, const Stack& a) {
     symmetric = symmetric && total % 2 == 0;
   }
   Tensor padded = input;
-  if (!symmetric) {
+  if (!symmetric && input.requires_grad()) {
+    // Through the differentiable pad (the copy below into a view would not record).
+    IntList extra;
+    for (int64_t i = dim - 1; i >= 0; --i) extra.insert(extra.end(), {0, padded_sizes[2 + i] - input.sizes()[2 + i]});
+    padded = call_op("pad", {input, extra, std::string("constant"), Value()})[0].tensor();
+  } else if (!symmetric) {
     padded = empty_in_format(padded_sizes, input.dtype(), input.device(), is_channels_last(input));
     padded.zero_();
     Tensor inner = padded;
@@ -421,7 +426,8 @@ std::vector<OpDecl> conv_pool_ops() {
       {.schema = "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
                  "bool transposed, int[] output_padding, int groups) -> Tensor",
        .composite = &convolution_composite,
-       .doc = "N-d (1-3 spatial dims) convolution or transposed convolution; channels_last in, channels_last out."},
+       .doc = "N-d (1-3 spatial dims) convolution or transposed convolution; channels_last in, channels_last out.",
+       .derivative = {.vjp = &derivatives::convolution, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] "
                  "dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)",
        .shape = &convolution_out_shape,
@@ -431,54 +437,65 @@ std::vector<OpDecl> conv_pool_ops() {
                  "dilation=1, int groups=1) -> Tensor",
        .composite = &conv_composite<1>,
        .doc = "1-d convolution over (N, C, L) or unbatched (C, L) input.",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str "
                  "padding=\"valid\", int[1] dilation=1, int groups=1) -> Tensor",
        .composite = &conv_padding_composite<1>,
        .doc = "1-d convolution with padding 'valid' or 'same'.",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] "
                  "dilation=1, int groups=1) -> Tensor",
        .composite = &conv_composite<2>,
        .doc = "2-d convolution over (N, C, H, W) or unbatched (C, H, W) input.",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str "
                  "padding=\"valid\", int[2] dilation=1, int groups=1) -> Tensor",
        .composite = &conv_padding_composite<2>,
        .doc = "2-d convolution with padding 'valid' or 'same'.",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] "
                  "padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
        .composite = &conv_transpose2d_composite,
        .doc = "2-d transposed convolution (weight [C_in, C_out / groups, kH, kW]).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] "
                  "dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
        .shape = &max_pool2d_with_indices_shape,
        .doc = "2-d max pooling with the flat H*W index of each maximum.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::max_pool2d_with_indices, .saves = save_arg(0) | save_output(1)}},
       {.schema = "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
                  "bool ceil_mode=False) -> Tensor",
        .shape = &max_pool2d_shape,
        .composite = &max_pool2d_composite,
        .doc = "2-d max pooling (stride [] means kernel_size).",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.decomposes = true}},
       {.schema = "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool "
                  "ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
        .shape = &avg_pool2d_shape,
        .doc = "2-d average pooling.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::avg_pool2d, .saves = save_arg(0)}},
       {.schema = "_adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
        .shape = &adaptive_avg_pool2d_shape,
-       .doc = "Adaptive 2-d average pooling (the kernel behind adaptive_avg_pool2d)."},
+       .doc = "Adaptive 2-d average pooling (the kernel behind adaptive_avg_pool2d).",
+       .derivative = {.vjp = &derivatives::adaptive_avg_pool2d, .saves = save_arg(0)}},
       {.schema = "adaptive_avg_pool2d(Tensor self, int[2] output_size) -> Tensor",
        .composite = &adaptive_avg_pool2d_composite,
        .doc = "Adaptive 2-d average pooling to output_size.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.decomposes = true}},
       {.schema = "adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)",
        .shape = &adaptive_max_pool2d_shape,
        .doc = "Adaptive 2-d max pooling: values and flat H*W indices.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::adaptive_max_pool2d, .saves = save_arg(0) | save_output(1)}},
   };
 }
 

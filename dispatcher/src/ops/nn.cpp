@@ -315,7 +315,8 @@ std::vector<OpDecl> nn_ops() {
                  "bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor",
        .shape = &batch_norm_shape,
        .doc = "Per-channel (dim 1) normalization with running statistics (training=False) or batch statistics "
-              "(training=True without running statistics; updating them is not implemented)."},
+              "(training=True without running statistics; updating them is not implemented).",
+       .derivative = {.vjp = &derivatives::batch_norm, .saves = save_arg(0) | save_arg(1) | save_arg(3) | save_arg(4)}},
       {.schema = "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float "
                  "eps=1e-05, bool cudnn_enable=True) -> Tensor",
        .shape = &layer_norm_shape,
@@ -326,7 +327,8 @@ std::vector<OpDecl> nn_ops() {
                  "bool cudnn_enabled=True) -> Tensor",
        .shape = &group_norm_shape,
        .doc = "Normalizes each of num_groups channel groups per sample, then per-channel affine.",
-       .flags = kNNFunctional},
+       .flags = kNNFunctional,
+       .derivative = {.vjp = &derivatives::group_norm, .saves = save_arg(0) | save_arg(2)}},
       {.schema = "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor",
        .shape = &rms_norm_shape,
        .doc = "x / sqrt(mean(x^2 over normalized_shape) + eps) * weight (torch 2.x; eps None: finfo(dtype).eps).",
@@ -347,16 +349,19 @@ std::vector<OpDecl> nn_ops() {
            "upsample_nearest2d(Tensor self, int[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
        .shape = &upsample_nearest_shape,
        .doc = "Nearest-neighbour resize of the last 2 dims (what F.interpolate calls).",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::upsample_nearest2d}},
       {.schema = "upsample_bilinear2d(Tensor self, int[2] output_size, bool align_corners, float? scales_h=None, "
                  "float? scales_w=None) -> Tensor",
        .shape = &upsample_bilinear_shape,
        .doc = "Bilinear resize of the last 2 dims (what F.interpolate calls).",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::upsample_bilinear2d}},
       {.schema = "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor",
        .shape = &pad_shape,
        .doc = "Pads trailing dims: constant (value, negative pads crop), reflect, replicate or circular.",
-       .flags = kNNOnly},
+       .flags = kNNOnly,
+       .derivative = {.vjp = &derivatives::pad}},
   };
 }
 

@@ -56,5 +56,7 @@ std::vector<OpDecl> views_ops();
 std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> conv_pool_ops();
+std::vector<OpDecl> conv_pool_backward_ops();
+std::vector<OpDecl> nn_backward_ops();
 
 }  // namespace axle::shape
