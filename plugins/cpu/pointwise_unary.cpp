@@ -117,8 +117,39 @@ axle_status gelu(void*, const axle_kernel_call* c) {
   });
 }
 
+// threshold_backward(grad_output, self, threshold): relu's gradient, one pass
+// of our own over dense operands of one layout (float32 or bfloat16).
+template <typename T, typename ToFloat>
+void keep_above(const T* g, const T* x, T* out, int64_t n, float threshold, ToFloat to_float) {
+  for (int64_t i = 0; i < n; ++i) out[i] = to_float(x[i]) <= threshold ? T{} : g[i];  // NaN passes, as torch
+}
+axle_status threshold_backward(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const Shape g = Shape::of(arg_tensor(c, 0)), x = Shape::of(arg_tensor(c, 1)), out = Shape::of(c->outputs[0]);
+    if (g.dtype != x.dtype || g.dtype != out.dtype || !is_f32_or_bf16(g.dtype) || !g.same_layout(x) ||
+        !g.same_layout(out) || !g.is_dense())
+      return plugin::decline(c, "mixed dtypes or layouts");
+    const float threshold = static_cast<float>(arg_double(c, 2));
+    const int64_t n = g.numel();
+    if (g.dtype == AXLE_DTYPE_FLOAT32) {
+      keep_above(static_cast<const float*>(g.data), static_cast<const float*>(x.data), static_cast<float*>(out.data), n,
+                 threshold, [](float v) { return v; });
+    } else {
+      keep_above(static_cast<const uint16_t*>(g.data), static_cast<const uint16_t*>(x.data),
+                 static_cast<uint16_t*>(out.data), n, threshold, [](uint16_t v) {
+                   const uint32_t bits = static_cast<uint32_t>(v) << 16;
+                   float f;
+                   std::memcpy(&f, &bits, sizeof f);
+                   return f;
+                 });
+    }
+    return AXLE_OK;
+  });
+}
+
 using alg = dnnl::algorithm;
 const KernelEntry kKernels[] = {
+    {"threshold_backward", &threshold_backward, AXLE_HERE},
     {"relu", &simple<alg::eltwise_relu>, AXLE_HERE},
     {"tanh", &simple<alg::eltwise_tanh>, AXLE_HERE},
     {"sigmoid", &simple<alg::eltwise_logistic>, AXLE_HERE},

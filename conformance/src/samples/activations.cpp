@@ -353,6 +353,16 @@ std::vector<Sample> pow_scalar_samples(SampleContext& c) {
   return out;
 }
 
+std::vector<Sample> threshold_backward_samples(SampleContext& c) {
+  return {ok({c.make({3, 4}), c.make({3, 4}), 0}, "relu's: threshold 0"),
+          ok({c.make({2, 3, 4}, Layout::Transposed), c.make({2, 3, 4}), 0.5}, "transposed grad, threshold 0.5"),
+          ok({c.make({4, 5}), c.make({4, 5}, Layout::Stepped), -0.25}, "stepped self"),
+          ok({c.make({}), c.make({}), -1}, "0-d"),
+          ok({c.make({0, 3}), c.make({0, 3}), 0}, "zero-size"),
+          ok({c.make({3, 4}), special(c), 1}, "NaN and infinities in self"),
+          fails({c.make({2}), c.make({3}), 0}, "shapes that do not broadcast", "ShapeError")};
+}
+
 }  // namespace
 
 std::vector<OpSamples> activations_samples() {
@@ -373,6 +383,7 @@ std::vector<OpSamples> activations_samples() {
       {"prelu", &prelu_samples},
       {"glu", &glu_samples, {}, 4},
       {"threshold", &threshold_samples<false>},
+      {"threshold_backward", &threshold_backward_samples, {kFloat32, kFloat64, kBFloat16}},
       {"relu_", &relu6_samples<true>},
       {"relu6_", &relu6_samples<true>},
       {"leaky_relu_", &leaky_relu_samples<true>},

@@ -123,7 +123,12 @@ void glu(VjpContext& c) {
   c.set(0, axle::cat({ga, gb}, dim));
 }
 
-void threshold(VjpContext& c) { c.set(0, g(c) * gt(c.input(0), scalar(c.arg(1).scalar()))); }
+void threshold(VjpContext& c) { c.set(0, call(AXLE_OP("threshold_backward"), g(c), c.input(0), c.arg(1).scalar())); }
+// Linear in grad_output; piecewise constant in self.
+void threshold_backward(VjpContext& c) {
+  if (c.needs(0)) c.set(0, call(AXLE_OP("threshold_backward"), g(c), c.input(1), c.arg(2).scalar()));
+  if (c.needs(1)) c.set(1, zeros_for(c, 1));
+}
 
 void clamp(VjpContext& c) {
   const Tensor& x = c.input(0);

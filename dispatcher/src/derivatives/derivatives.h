@@ -88,6 +88,7 @@ void softplus(VjpContext& c);
 void prelu(VjpContext& c);
 void glu(VjpContext& c);
 void threshold(VjpContext& c);
+void threshold_backward(VjpContext& c);
 void clamp(VjpContext& c);
 void clamp_tensor(VjpContext& c);
 void nan_to_num(VjpContext& c);

@@ -98,7 +98,7 @@ void abs(VjpContext& c) { c.set(0, g(c) * sign_of(c.input(0))); }
 void zero_self(VjpContext& c) { c.set(0, zeros_for(c, 0)); }
 void identity(VjpContext& c) { c.set(0, g(c)); }
 void square(VjpContext& c) { c.set(0, g(c) * c.input(0) * scalar(2.0)); }
-void relu(VjpContext& c) { c.set(0, g(c) * gt(c.result(0), scalar(0))); }
+void relu(VjpContext& c) { c.set(0, call(AXLE_OP("threshold_backward"), g(c), c.result(0), Scalar(0))); }
 
 namespace {
 // The share of maximum/minimum's gradient going to self: 1 where self wins,

@@ -87,6 +87,26 @@ void threshold_shape(ShapeContext& c) {
   same_as_self(c);
 }
 
+// threshold_backward(grad_output, self, threshold): 0 where self <= threshold,
+// else grad_output (torch's op: the gradient of relu and threshold, one pass
+// that a plugin may serve).
+void threshold_backward_shape(ShapeContext& c) {
+  const Tensor& g = c.arg(0).tensor();
+  const Tensor& x = c.arg(1).tensor();
+  AXLE_CHECK(g.sizes() == x.sizes(), ShapeError, c.op, ": grad_output ", shape_string(g.sizes()), " and self ",
+             shape_string(x.sizes()), " differ in shape");
+  AXLE_CHECK(is_floating_point(g.dtype()) && is_floating_point(x.dtype()), DTypeError, c.op,
+             ": expected floating grad_output and self, got ", dtype_name(g.dtype()), " and ", dtype_name(x.dtype()));
+  c.outputs.push_back({.sizes = g.sizes(), .dtype = promote_types(g.dtype(), x.dtype())});
+}
+Stack threshold_backward_composite(const Stack& a) {
+  const Tensor& g = a[0].tensor();
+  // not (self <= threshold): a NaN self passes the gradient, as torch's
+  const Tensor keep = logical_not(le(a[1].tensor(), scalar_to_tensor(a[2].scalar())));
+  const DType out = promote_types(g.dtype(), a[1].tensor().dtype());
+  return {where(keep, g.to(out), scalar_to_tensor(Scalar(0.0)))};
+}
+
 // prelu: weight holds one slope, or one per channel (dim 1 of self).
 void prelu_shape(ShapeContext& c) {
   const Tensor& self = c.arg(0).tensor();
@@ -311,6 +331,12 @@ std::vector<OpDecl> activations_ops() {
        .doc = "value where self <= threshold, else self.",
        .flags = kNNFunctional | kPointwise,
        .derivative = {.vjp = &derivatives::threshold, .saves = save_arg(0)}},
+      {.schema = "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
+       .shape = &threshold_backward_shape,
+       .composite = &threshold_backward_composite,
+       .doc = "0 where self <= threshold, else grad_output (the gradient of relu and threshold).",
+       .flags = kPointwise,
+       .derivative = {.vjp = &derivatives::threshold_backward, .saves = save_arg(1)}},
       // In-place forms, served by the functional kernels.
       {.schema = "relu_(Tensor(a!) self) -> Tensor(a!)",
        .shape = &inplace<&relu_checks>,
