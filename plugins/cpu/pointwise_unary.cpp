@@ -156,8 +156,43 @@ axle_status threshold_backward(void*, const axle_kernel_call* c) {
   });
 }
 
+// gelu_backward(grad_output, self, approximate): oneDNN's eltwise backward
+// (gelu_erf / gelu_tanh) over flat dense memory of one layout.
+axle_status gelu_backward(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const int64_t n = plugin::numel(c->outputs[0]);
+    if (n < dnnl_min_elements() || n == 0) return AXLE_DECLINED;
+    const Shape g = Shape::of(arg_tensor(c, 0)), x = Shape::of(arg_tensor(c, 1)), out = Shape::of(c->outputs[0]);
+    if (g.dtype != x.dtype || g.dtype != out.dtype || !is_f32_or_bf16(g.dtype) || !g.same_layout(x) ||
+        !g.same_layout(out) || !g.is_dense())
+      return plugin::decline(c, "mixed dtypes or layouts");
+    const dnnl::algorithm alg = std::strcmp(c->args[2].u.str, "tanh") == 0 ? dnnl::algorithm::eltwise_gelu_tanh
+                                                                           : dnnl::algorithm::eltwise_gelu_erf;
+    Shape flat;
+    flat.dims = {n};
+    flat.strides = {1};
+    flat.dtype = g.dtype;
+    Key key("eltwise_backward");
+    key.add(static_cast<int64_t>(alg)).add(flat);
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc md;
+      if (!describe(flat, &md)) return declined("dtype oneDNN lacks");
+      const dnnl::eltwise_forward::desc fd(dnnl::prop_kind::forward_training, alg, md, 0.f, 0.f);
+      const dnnl::eltwise_forward::primitive_desc fpd(fd, engine());
+      const dnnl::eltwise_backward::desc bd(alg, md, md, 0.f, 0.f);
+      const dnnl::eltwise_backward::primitive_desc pd(bd, default_attr(), engine(), fpd);
+      return make_primitive<dnnl::eltwise_backward::primitive_desc, dnnl::eltwise_backward>(
+          pd, {DNNL_ARG_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC}, {md, md, md});
+    });
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
+    execute(*p, {x.data, g.data, out.data});
+    return AXLE_OK;
+  });
+}
+
 using alg = dnnl::algorithm;
 const KernelEntry kKernels[] = {
+    {"gelu_backward", &gelu_backward, AXLE_HERE},
     {"threshold_backward", &threshold_backward, AXLE_HERE},
     {"relu", &simple<alg::eltwise_relu>, AXLE_HERE},
     {"tanh", &simple<alg::eltwise_tanh>, AXLE_HERE},

@@ -353,6 +353,21 @@ std::vector<Sample> pow_scalar_samples(SampleContext& c) {
   return out;
 }
 
+std::vector<Sample> gelu_backward_samples(SampleContext& c) {
+  std::vector<Sample> out;
+  for (const char* a : {"none", "tanh"}) {
+    const std::string n = std::string(", approximate ") + a;
+    out.push_back(ok({c.make({3, 4}), c.make({3, 4}, C, {}, -4, 4), a}, "[3, 4]" + n));
+    out.push_back(ok({c.make({2, 3, 4}, Layout::Transposed), c.make({2, 3, 4}), a}, "transposed grad" + n));
+    out.push_back(ok({c.make({}), c.make({}), a}, "0-d" + n));
+    out.push_back(ok({c.make({3, 4}), special(c), a}, "NaN and infinities in self" + n));
+  }
+  out.push_back(ok({c.make({0, 3}), c.make({0, 3}), "none"}, "zero-size"));
+  out.push_back(fails({c.make({2}), c.make({3}), "none"}, "shapes that do not broadcast", "ShapeError"));
+  out.push_back(fails({c.make({3}), c.make({3}), "exact"}, "approximate 'exact'", "ValueError"));
+  return out;
+}
+
 std::vector<Sample> threshold_backward_samples(SampleContext& c) {
   return {ok({c.make({3, 4}), c.make({3, 4}), 0}, "relu's: threshold 0"),
           ok({c.make({2, 3, 4}, Layout::Transposed), c.make({2, 3, 4}), 0.5}, "transposed grad, threshold 0.5"),
@@ -384,6 +399,7 @@ std::vector<OpSamples> activations_samples() {
       {"glu", &glu_samples, {}, 4},
       {"threshold", &threshold_samples<false>},
       {"threshold_backward", &threshold_backward_samples, {kFloat32, kFloat64, kBFloat16}},
+      {"gelu_backward", &gelu_backward_samples, {kFloat32, kFloat64, kBFloat16}, 4},
       {"relu_", &relu6_samples<true>},
       {"relu6_", &relu6_samples<true>},
       {"leaky_relu_", &leaky_relu_samples<true>},

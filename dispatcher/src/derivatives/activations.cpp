@@ -41,21 +41,7 @@ void celu(VjpContext& c) {
   c.set(0, elu_grad(g(c), c.input(0), alpha, 1.0, 1.0 / alpha));
 }
 
-void gelu(VjpContext& c) {
-  const Tensor& x = c.input(0);
-  if (c.arg(1).str() == "tanh") {
-    const double k = std::sqrt(2.0 / std::numbers::pi), a = 0.044715;
-    const Tensor inner = (x + x * x * x * scalar(a)) * scalar(k);
-    const Tensor th = call(AXLE_OP("tanh"), inner);
-    const Tensor d_inner = (x * x * scalar(3.0 * a) + scalar(1.0)) * scalar(k);
-    const Tensor d = (th + scalar(1.0)) * scalar(0.5) + x * scalar(0.5) * (scalar(1.0) - th * th) * d_inner;
-    c.set(0, g(c) * d);
-    return;
-  }
-  const Tensor cdf = (call(AXLE_OP("erf"), x * scalar(1.0 / std::numbers::sqrt2)) + scalar(1.0)) * scalar(0.5);
-  const Tensor pdf = exp(x * x * scalar(-0.5)) * scalar(1.0 / std::sqrt(2.0 * std::numbers::pi));
-  c.set(0, g(c) * (cdf + x * pdf));
-}
+void gelu(VjpContext& c) { c.set(0, call(AXLE_OP("gelu_backward"), g(c), c.input(0), c.arg(1).str())); }
 
 void silu(VjpContext& c) {
   const Tensor& x = c.input(0);

@@ -65,6 +65,46 @@ void gelu_shape(ShapeContext& c) {
   same_as_self(c);
 }
 
+// gelu_backward(grad_output, self, approximate): grad_output * gelu'(self)
+// (torch's op; the composite is the formula, a plugin may fuse it).
+// The checks of gelu_backward, for its shape function and its composite (which
+// heads the chain on devices without a kernel, where no shape function runs).
+void check_gelu_backward(const char* op, const Stack& a) {
+  const Tensor& g = a[0].tensor();
+  const Tensor& x = a[1].tensor();
+  AXLE_CHECK(g.sizes() == x.sizes(), ShapeError, op, ": grad_output ", shape_string(g.sizes()), " and self ",
+             shape_string(x.sizes()), " differ in shape");
+  AXLE_CHECK(is_floating_point(x.dtype()) && g.dtype() == x.dtype(), DTypeError, op,
+             ": expected floating grad_output and self of one dtype, got ", dtype_name(g.dtype()), " and ",
+             dtype_name(x.dtype()));
+  const std::string& approximate = a[2].str();
+  AXLE_CHECK(approximate == "none" || approximate == "tanh", ValueError, op,
+             ": approximate argument must be either none or tanh (got '", approximate, "')");
+}
+void gelu_backward_shape(ShapeContext& c) {
+  check_gelu_backward(c.op, c.args);
+  c.outputs.push_back({.sizes = c.arg(0).tensor().sizes(), .dtype = c.arg(0).tensor().dtype()});
+}
+Stack gelu_backward_composite(const Stack& a) {
+  check_gelu_backward("gelu_backward", a);
+  const Tensor& g = a[0].tensor();
+  const Tensor& x = a[1].tensor();
+  // In float32 for float16/bfloat16 inputs, rounded back once.
+  const Tensor xd = x.dtype() == kFloat32 || x.dtype() == kFloat64 ? x : x.to(kFloat32);
+  Tensor d;
+  if (a[2].str() == "tanh") {
+    const double k = std::sqrt(2.0 / M_PI), c3 = 0.044715;
+    const Tensor inner = (xd + xd * xd * xd * c3) * k;
+    const Tensor th = tanh(inner);
+    d = (th + 1.0) * 0.5 + xd * 0.5 * (th * th * -1.0 + 1.0) * ((xd * xd * (3.0 * c3) + 1.0) * k);
+  } else {
+    const Tensor cdf = (erf(xd * M_SQRT1_2) + 1.0) * 0.5;
+    const Tensor pdf = exp(xd * xd * -0.5) * (1.0 / std::sqrt(2.0 * M_PI));
+    d = cdf + xd * pdf;
+  }
+  return {(g.to(d.dtype()) * d).to(g.dtype())};
+}
+
 // hardtanh(self, min_val, max_val) (relu6 is hardtanh(self, 0, 6)): a clamp; integers allowed.
 void hardtanh_check(ShapeContext& c, const Value& lo, const Value& hi) {
   const DType d = c.arg(0).tensor().dtype();
@@ -90,16 +130,21 @@ void threshold_shape(ShapeContext& c) {
 // threshold_backward(grad_output, self, threshold): 0 where self <= threshold,
 // else grad_output (torch's op: the gradient of relu and threshold, one pass
 // that a plugin may serve).
-void threshold_backward_shape(ShapeContext& c) {
-  const Tensor& g = c.arg(0).tensor();
-  const Tensor& x = c.arg(1).tensor();
-  AXLE_CHECK(g.sizes() == x.sizes(), ShapeError, c.op, ": grad_output ", shape_string(g.sizes()), " and self ",
+void check_threshold_backward(const char* op, const Stack& a) {
+  const Tensor& g = a[0].tensor();
+  const Tensor& x = a[1].tensor();
+  AXLE_CHECK(g.sizes() == x.sizes(), ShapeError, op, ": grad_output ", shape_string(g.sizes()), " and self ",
              shape_string(x.sizes()), " differ in shape");
-  AXLE_CHECK(is_floating_point(g.dtype()) && is_floating_point(x.dtype()), DTypeError, c.op,
+  AXLE_CHECK(is_floating_point(g.dtype()) && is_floating_point(x.dtype()), DTypeError, op,
              ": expected floating grad_output and self, got ", dtype_name(g.dtype()), " and ", dtype_name(x.dtype()));
-  c.outputs.push_back({.sizes = g.sizes(), .dtype = promote_types(g.dtype(), x.dtype())});
+}
+void threshold_backward_shape(ShapeContext& c) {
+  check_threshold_backward(c.op, c.args);
+  const Tensor& g = c.arg(0).tensor();
+  c.outputs.push_back({.sizes = g.sizes(), .dtype = promote_types(g.dtype(), c.arg(1).tensor().dtype())});
 }
 Stack threshold_backward_composite(const Stack& a) {
+  check_threshold_backward("threshold_backward", a);
   const Tensor& g = a[0].tensor();
   // not (self <= threshold): a NaN self passes the gradient, as torch's
   const Tensor keep = logical_not(le(a[1].tensor(), scalar_to_tensor(a[2].scalar())));
@@ -331,6 +376,12 @@ std::vector<OpDecl> activations_ops() {
        .doc = "value where self <= threshold, else self.",
        .flags = kNNFunctional | kPointwise,
        .derivative = {.vjp = &derivatives::threshold, .saves = save_arg(0)}},
+      {.schema = "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor",
+       .shape = &gelu_backward_shape,
+       .composite = &gelu_backward_composite,
+       .doc = "grad_output * gelu'(self) (the gradient of gelu).",
+       .flags = kPointwise,
+       .derivative = {.decomposes = true}},
       {.schema = "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
        .shape = &threshold_backward_shape,
        .composite = &threshold_backward_composite,
