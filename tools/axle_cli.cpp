@@ -237,6 +237,7 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
     json j;
     j["op"] = h.schema().full_name();
     j["schema"] = h.schema().text;
+    j["derivative"] = axle::autograd::derivative_of(h.schema().full_name());
     j["devices"] = json::array();
     for (const auto& r : rows) {
       json chain = json::array();
@@ -254,7 +255,11 @@ int cmd_explain(const std::string& op, const std::string& device, bool as_json) 
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::printf("%s\n  %s\n\n", h.schema().full_name().c_str(), h.schema().text.c_str());
+  std::string derivative = axle::autograd::derivative_of(h.schema().full_name());
+  if (derivative == "formula") derivative = "a formula on its declaration (backward runs it as axle ops)";
+  if (derivative == "decomposes") derivative = "through the ops its composite calls";
+  std::printf("%s\n  %s\n  gradient: %s\n\n", h.schema().full_name().c_str(), h.schema().text.c_str(),
+              derivative.empty() ? "none declared" : derivative.c_str());
   for (const auto& r : rows) {
     std::printf("%s:\n", r.device_type.c_str());
     if (r.chain.empty()) std::printf("  %s\n", r.note.c_str());

@@ -17,7 +17,10 @@ assert info["search_path"][0].endswith("broken"), info["search_path"]
 PY
 "$axle" info | grep "reason: plugin ABI 2\.[0-9]* does not match" >/dev/null
 "$axle" explain add.Tensor | grep "kernel .*plugin 'reference'" >/dev/null
-"$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(")'
+"$axle" explain add.Tensor --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"].startswith("add.Tensor(") and d["derivative"] == "formula", d'
+# Each op says how it is differentiated.
+"$axle" explain argmax | grep "gradient: none: integer output" >/dev/null
+"$axle" explain narrow | grep "gradient: through the ops its composite calls" >/dev/null
 "$axle" --help | grep "explain OP" >/dev/null
 "$axle" explain add.Tensor --device cpu --json | python3 -c '
 import json, sys
