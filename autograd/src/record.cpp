@@ -125,12 +125,18 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     const Tensor& t = outputs[j].tensor();
     node->add_output_meta({t.sizes(), t.dtype(), t.device()});
     if (!differentiable(t.dtype())) continue;
-    bool inplace = false, view = false;
-    for (const Value& v : args)
-      if (v.is_tensor() && v.tensor().defined()) {
-        inplace |= v.tensor().is_same(t);
-        view |= v.tensor().storage() == t.storage();
-      }
+    bool inplace = false, view = false, returned_input = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Value& v = args[i];
+      if (!v.is_tensor() || !v.tensor().defined()) continue;
+      if (v.tensor().is_same(t)) (writes(op, i) ? inplace : returned_input) = true;
+      view |= v.tensor().storage() == t.storage();
+    }
+    // An op that returns an argument itself (contiguous of a contiguous
+    // tensor, to() of the same dtype) changes nothing: as torch, the tensor keeps
+    // its history (making this node its grad_fn would tie a cycle through the
+    // node's edge back to the tensor).
+    if (returned_input && !inplace) continue;
     set_history(t, node, static_cast<uint32_t>(j));
     if (view && !inplace) {
       AutogradMeta& m = ensure_meta(t);

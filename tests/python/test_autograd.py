@@ -382,3 +382,12 @@ def test_custom_function_without_grad_records_nothing():
     with axle.no_grad():
         y = Cube.apply(leaf([1.0]), 1.0)
     assert y.grad_fn is None
+
+
+def test_an_op_returning_its_argument_keeps_the_history():
+    # contiguous() of a contiguous tensor is the tensor itself (as torch): no new
+    # node, and no cycle from a node back to its own input.
+    x = leaf([1.0, 2.0])
+    assert x.contiguous().is_leaf and x.contiguous().grad_fn is None
+    y = x * 2
+    assert y.contiguous().grad_fn.name() == "MulBackward0"
