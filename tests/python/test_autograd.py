@@ -391,3 +391,25 @@ def test_an_op_returning_its_argument_keeps_the_history():
     assert x.contiguous().is_leaf and x.contiguous().grad_fn is None
     y = x * 2
     assert y.contiguous().grad_fn.name() == "MulBackward0"
+
+
+def test_gradcheck_and_gradgradcheck():
+    x = axle.tensor([[0.3, -1.2], [0.7, 2.0]], dtype=axle.float64, requires_grad=True)
+    w = axle.tensor([0.5, -0.25], dtype=axle.float64, requires_grad=True)
+    assert axle.autograd.gradcheck(lambda a, b: (axle.tanh(a) * b).sum(1), (x, w))
+    assert axle.autograd.gradgradcheck(lambda a: axle.sigmoid(a) * a, (x,))
+
+    class WrongSquare(axle.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return g * a  # should be 2 a
+
+    with pytest.raises(axle.autograd.GradcheckError, match="Jacobian mismatch"):
+        axle.autograd.gradcheck(WrongSquare.apply, (x,))
+    assert not axle.autograd.gradcheck(WrongSquare.apply, (x,), raise_exception=False)

@@ -7,7 +7,7 @@ import functools as _functools
 
 from . import _C
 
-__all__ = ["Function", "FunctionCtx", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
+__all__ = ["Function", "FunctionCtx", "GradcheckError", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
 
 is_grad_enabled = _C.is_grad_enabled
 
@@ -118,6 +118,108 @@ class Function:
     @classmethod
     def apply(cls, *args):
         return _C._function_apply(cls.__name__ + "Backward", cls.forward, cls.backward, args)
+
+
+class GradcheckError(RuntimeError):
+    """gradcheck's failure: the analytic and the numerical Jacobians differ."""
+
+
+def _as_tuple(x):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def _differentiable_outputs(out):
+    return [o for o in _as_tuple(out) if isinstance(o, _C.Tensor) and o.requires_grad]
+
+
+def _jacobians(func, inputs, eps):
+    """Numerical (central differences) and analytic Jacobians, one matrix per
+    (input requiring grad, output): rows are input elements, columns output elements."""
+    import numpy as np
+
+    diff_inputs = [t for t in inputs if isinstance(t, _C.Tensor) and t.requires_grad]
+    first = _as_tuple(func(*inputs))
+    positions = [i for i, o in enumerate(first) if isinstance(o, _C.Tensor) and o.requires_grad]
+    outputs = [first[i] for i in positions]
+
+    def values():  # the differentiable outputs' values, by position
+        out = _as_tuple(func(*inputs))
+        return [np.array(out[i].detach().cpu()).reshape(-1).astype(np.float64) for i in positions]
+
+    # Analytic first: the numerical pass changes the inputs in place (their versions).
+    analytic = [[np.zeros((t.numel(), o.numel())) for o in outputs] for t in diff_inputs]
+    for j, o in enumerate(outputs):
+        for m in range(o.numel()):
+            from . import zeros
+
+            v = zeros(*o.shape, dtype=o.dtype, device=o.device)
+            v.view(-1)[m] = 1.0
+            gs = _C._grad(outputs[j], diff_inputs, v, True, False, True)
+            for k, g in enumerate(gs):
+                if g is not None:
+                    analytic[k][j][:, m] = np.array(g.detach().cpu()).reshape(-1)
+    numerical = [[np.zeros((t.numel(), o.numel())) for o in outputs] for t in diff_inputs]
+    for k, t in enumerate(diff_inputs):
+        flat = t.detach().view(-1) if t.is_contiguous() else None
+        if flat is None:
+            raise ValueError("gradcheck: inputs must be contiguous")
+        for i in range(t.numel()):
+            old = float(flat[i])
+            with no_grad():  # the inputs are leaves that require grad: written in place only here
+                flat[i] = old + eps
+            hi = values()  # grad mode as the caller's (gradgradcheck's function differentiates)
+            with no_grad():
+                flat[i] = old - eps
+            lo = values()
+            with no_grad():
+                flat[i] = old
+            for j in range(len(outputs)):
+                numerical[k][j][i] = (hi[j] - lo[j]) / (2 * eps)
+    return numerical, analytic, diff_inputs, outputs
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **_unused):
+    """Checks the gradients of ``func`` at ``inputs`` against central finite differences
+    (torch.autograd.gradcheck); use float64 inputs that require grad."""
+    import numpy as np
+
+    inputs = _as_tuple(inputs)
+    numerical, analytic, diff_inputs, outputs = _jacobians(func, inputs, eps)
+    if not diff_inputs:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient")
+    for k in range(len(diff_inputs)):
+        for j in range(len(outputs)):
+            if not np.allclose(analytic[k][j], numerical[k][j], rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    "Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\nanalytical:%s" %
+                    (j, k, numerical[k][j], analytic[k][j]))
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+                  **_unused):
+    """Checks second derivatives: gradcheck of the function mapping inputs to the
+    gradients of ``func`` (computed with create_graph=True) (torch.autograd.gradgradcheck)."""
+    import numpy as np
+
+    inputs = _as_tuple(inputs)
+    diff = [t for t in inputs if isinstance(t, _C.Tensor) and t.requires_grad]
+    outs = _differentiable_outputs(func(*inputs))
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        from . import tensor
+        grad_outputs = [tensor(rng.standard_normal(tuple(o.shape)), dtype=o.dtype) for o in outs]
+    grad_outputs = list(_as_tuple(grad_outputs))
+
+    def first_order(*args):
+        o = _differentiable_outputs(func(*args))
+        d = [t for t in args if isinstance(t, _C.Tensor) and t.requires_grad]
+        gs = _C._grad(o, d, grad_outputs, True, True, True)
+        return tuple(g for g in gs if g is not None)
+
+    return gradcheck(first_order, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
