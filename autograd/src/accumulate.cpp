@@ -11,26 +11,34 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable))
   sequence_nr_ = UINT64_MAX;  // run as soon as ready
 }
 
-std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
-  Tensor g = std::move(grads.at(0));
-  if (!g.defined()) return {};
-  AutogradMeta& m = ensure_meta(variable_);
-  for (const Hook& hook : m.leaf_hooks)
-    if (Tensor r = hook(g); r.defined()) g = std::move(r);
+void accumulate_grad(AutogradMeta& m, Tensor g) {
   if (!m.grad.defined()) {
     if (is_grad_enabled()) {
-      m.grad = g;
+      m.grad = std::move(g);
     } else {
       // Taken as is only when this is the one handle on it, its memory is its
       // own and dense (later accumulations write it in place).
       const bool own = g.use_count() == 1 && g.storage().use_count() == 1 && g.is_contiguous() && !meta_of(g);
-      m.grad = own ? g : clone(alias_of(g));
+      m.grad = own ? std::move(g) : clone(alias_of(g));
     }
   } else if (is_grad_enabled()) {
     m.grad = add(m.grad, g);
   } else {
     m.grad.add_(g);
   }
+}
+
+void run_leaf_hooks(const AutogradMeta& m, Tensor& g) {
+  for (const Hook& hook : m.leaf_hooks)
+    if (Tensor r = hook(g); r.defined()) g = std::move(r);
+}
+
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
+  Tensor g = std::move(grads.at(0));
+  if (!g.defined()) return {};
+  AutogradMeta& m = ensure_meta(variable_);
+  run_leaf_hooks(m, g);
+  accumulate_grad(m, std::move(g));
   return {};
 }
 

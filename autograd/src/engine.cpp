@@ -215,7 +215,7 @@ void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& gra
     Engine::run(root_edges(tensors), std::move(grads), keep, create_graph, {}, true);
     return;
   }
-  // Only into `inputs`: captured, then accumulated as AccumulateGrad would.
+  // Only into `inputs`: captured, then accumulated as AccumulateGrad does.
   const std::vector<Edge> edges = root_edges(tensors);
   std::vector<Edge> captures;
   for (const Tensor& t : inputs) {
@@ -227,7 +227,8 @@ void backward(const std::vector<Tensor>& tensors, const std::vector<Tensor>& gra
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!result[i].defined()) continue;
     AutogradMeta& m = ensure_meta(inputs[i]);
-    m.grad = m.grad.defined() ? add(m.grad, result[i]) : (create_graph ? result[i] : clone(result[i]));
+    if (!m.grad_fn) run_leaf_hooks(m, result[i]);  // a non-leaf's hooks ran in the engine
+    accumulate_grad(m, std::move(result[i]));
   }
 }
 

@@ -42,6 +42,13 @@ uint64_t next_sequence_nr();
 // "MulBackward0" for op "mul.Tensor" (and its in-place variant "mul_").
 std::string node_name(const std::string& op_name);
 
+// Adds `g` into m.grad as torch's AccumulateGrad: the first gradient is kept
+// (copied unless nobody else holds it), later ones added in place, or out of
+// place when grad mode is on (create_graph: .grad keeps its history).
+void accumulate_grad(AutogradMeta& m, Tensor g);
+// A leaf's tensor hooks (register_hook), which may replace `g`.
+void run_leaf_hooks(const AutogradMeta& m, Tensor& g);
+
 // The leaf's gradient accumulator.
 class AccumulateGrad : public Node {
  public:

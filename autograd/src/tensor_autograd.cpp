@@ -85,12 +85,8 @@ void Tensor::retain_grad() const {
   m.retains_grad = true;
   std::weak_ptr<AutogradMeta> weak = unsafe_impl().autograd;
   m.grad_fn->add_pre_hook(m.output_nr, [weak](const Tensor& g) {
-    if (std::shared_ptr<AutogradMeta> meta = weak.lock(); meta && meta->retains_grad) {
-      if (!meta->grad.defined())
-        meta->grad = is_grad_enabled() ? g : axle::clone(autograd::alias_of(g));
-      else
-        meta->grad = axle::add(meta->grad, g);
-    }
+    if (std::shared_ptr<AutogradMeta> meta = weak.lock(); meta && meta->retains_grad)
+      autograd::accumulate_grad(*meta, g);
     return Tensor();
   });
 }

@@ -7,6 +7,8 @@
 // dispatcher/src/ops/conv_pool.cpp.
 #include "kernels.h"
 
+#include <axle/plugin/pooling.hpp>
+
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -261,19 +263,15 @@ axle_status avg_pool2d(void*, const axle_kernel_call* c) {
   const bool integral = !is_floating(x.dtype);
   const int64_t H = x.size[2], W = x.size[3];
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
-    int64_t h0 = oh * sh - ph, w0 = ow * sw - pw;
-    int64_t h1 = std::min(h0 + kh, H + ph), w1 = std::min(w0 + kw, W + pw);
-    const int64_t pool_size = (h1 - h0) * (w1 - w0);
-    h0 = std::max<int64_t>(h0, 0);
-    w0 = std::max<int64_t>(w0, 0);
-    h1 = std::min(h1, H);
-    w1 = std::min(w1, W);
+    const plugin::PoolWindow hw = plugin::avg_pool_window(oh, sh, ph, kh, H);
+    const plugin::PoolWindow ww = plugin::avg_pool_window(ow, sw, pw, kw, W);
+    const int64_t h0 = hw.begin, h1 = hw.end, w0 = ww.begin, w1 = ww.end;
     char* dst = y.at(n, ch, oh, ow);
     if (h0 >= h1 || w0 >= w1) {
       store_from<double>(dst, y.dtype, 0.0);
       return;
     }
-    const int64_t factor = has_divisor ? divisor : include_pad ? pool_size : (h1 - h0) * (w1 - w0);
+    const int64_t factor = has_divisor ? divisor : plugin::avg_pool_divisor(hw, ww, include_pad);
     if (integral) {
       int64_t sum = 0;
       for (int64_t h = h0; h < h1; ++h)

@@ -413,3 +413,5 @@ def test_gradcheck_and_gradgradcheck():
     with pytest.raises(axle.autograd.GradcheckError, match="Jacobian mismatch"):
         axle.autograd.gradcheck(WrongSquare.apply, (x,))
     assert not axle.autograd.gradcheck(WrongSquare.apply, (x,), raise_exception=False)
+    with pytest.raises(NotImplementedError, match="check_forward_ad"):
+        axle.autograd.gradcheck(lambda a: a * 2, (x,), check_forward_ad=True)

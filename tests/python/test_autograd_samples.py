@@ -14,7 +14,7 @@ import axle
 
 torch = pytest.importorskip("torch")
 
-from test_torch_samples import SAMPLE_OPS, TORCH_EQUIVALENT, axle_callable, torch_callable  # noqa: E402
+from test_torch_samples import SAMPLE_OPS, axle_callable, call, to_torch, torch_callable  # noqa: E402
 
 SEED = 9876
 FLOAT64 = 1
@@ -39,24 +39,17 @@ def _leaves(args):
     """The float64 tensors among the sample's arguments, as fresh leaves."""
     leaves = []
 
-    def convert(v):
-        if isinstance(v, axle.Tensor) and v.dtype == axle.float64:
-            leaf = v.requires_grad_()  # the sample's own tensor: its layout is part of the case
-            leaves.append(leaf)
-            return leaf
-        if isinstance(v, (list, tuple)):
-            return type(v)(convert(x) for x in v)
-        return v
+    def leaf(t):
+        if t.dtype != axle.float64:
+            return t
+        leaves.append(t.requires_grad_())  # the sample's own tensor: its layout is part of the case
+        return t
 
-    return [(name, kw, convert(value)) for name, kw, value in args], leaves
+    return [(name, kw, _map(value, leaf)) for name, kw, value in args], leaves
 
 
 def _call(fn, args, wrap=lambda t: t):
-    pos, kw = [], {}
-    for name, kwarg_only, value in args:
-        value = _map(value, wrap)
-        (kw.__setitem__(name, value) if kwarg_only else pos.append(value))
-    return fn(*pos, **kw)
+    return call(fn, args, lambda v: _map(v, wrap))
 
 
 def _map(v, f):
@@ -156,24 +149,14 @@ def test_gradient_matches_torch_and_finite_differences(op):
             tleaves = [torch.tensor(_np(l), requires_grad=True) for l in leaves]
             it = iter(tleaves)
 
-            def to_torch(v):
-                if isinstance(v, axle.Tensor):
-                    if v.dtype == axle.float64:
-                        return next(it).clone()
-                    return torch.from_numpy(np.array(v.cpu()))
-                if isinstance(v, axle.dtype):
-                    return getattr(torch, v.name)
-                if isinstance(v, axle.device):
-                    return torch.device("cpu")
+            def to_torch_leaf(v):  # the float64 tensors become (copies of) torch's leaves, in order
+                if isinstance(v, axle.Tensor) and v.dtype == axle.float64:
+                    return next(it).clone()
                 if isinstance(v, (list, tuple)):
-                    return type(v)(to_torch(x) for x in v)
-                return v
+                    return type(v)(to_torch_leaf(x) for x in v)
+                return to_torch(v)
 
-            tpos, tkw = [], {}
-            for (name, kw, value), (_, _, tv) in zip(targs, targs):
-                tv = to_torch(tv)
-                (tkw.__setitem__(name, tv) if kw else tpos.append(tv))
-            tres = tfn(*tpos, **tkw)
+            tres = call(tfn, targs, to_torch_leaf)
             touts = [r for r in (tres if isinstance(tres, (list, tuple)) else [tres])
                      if isinstance(r, torch.Tensor) and r.dtype == torch.float64 and r.requires_grad]
             if len(touts) == len(outs):

@@ -42,13 +42,13 @@ class _GradMode:
     def __call__(self, fn):
         @_functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__._scoped(self):
+            with self._scoped():  # a fresh manager per call: calls may nest or run on several threads
                 return fn(*args, **kwargs)
 
         return wrapper
 
     def _scoped(self):
-        return self
+        return type(self)()
 
 
 class no_grad(_GradMode):
@@ -56,17 +56,11 @@ class no_grad(_GradMode):
 
     _mode = False
 
-    def _scoped(self):
-        return no_grad()
-
 
 class enable_grad(_GradMode):
     """Graphs are recorded in this scope, also inside no_grad (torch.enable_grad)."""
 
     _mode = True
-
-    def _scoped(self):
-        return enable_grad()
 
 
 class set_grad_enabled(_GradMode):
@@ -178,11 +172,18 @@ def _jacobians(func, inputs, eps):
     return numerical, analytic, diff_inputs, outputs
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **_unused):
+_UNSUPPORTED_CHECKS = ("check_forward_ad", "check_batched_grad", "check_batched_forward_grad", "fast_mode")
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **options):
     """Checks the gradients of ``func`` at ``inputs`` against central finite differences
-    (torch.autograd.gradcheck); use float64 inputs that require grad."""
+    (torch.autograd.gradcheck, backward mode); use float64 inputs that require grad.
+    torch's forward-AD, batched-gradient and fast-mode checks raise NotImplementedError."""
     import numpy as np
 
+    for name in _UNSUPPORTED_CHECKS:
+        if options.get(name):
+            raise NotImplementedError("gradcheck: %s=True is not supported yet" % name)
     inputs = _as_tuple(inputs)
     numerical, analytic, diff_inputs, outputs = _jacobians(func, inputs, eps)
     if not diff_inputs:
@@ -199,7 +200,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-                  **_unused):
+                  **options):
     """Checks second derivatives: gradcheck of the function mapping inputs to the
     gradients of ``func`` (computed with create_graph=True) (torch.autograd.gradgradcheck)."""
     import numpy as np
@@ -219,7 +220,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         gs = _C._grad(o, d, grad_outputs, True, True, True)
         return tuple(g for g in gs if g is not None)
 
-    return gradcheck(first_order, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+    return gradcheck(first_order, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception, **options)
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -73,7 +73,7 @@ py::object function_apply(const std::string& name, const py::object& forward, co
     }
     return out;
   };
-  auto bwd = [py_ctx, py_backward, positions, num_args, name](autograd::AutogradContext& c,
+  auto bwd = [py_ctx, py_backward, positions, num_args, name](autograd::AutogradContext&,
                                                               const std::vector<Tensor>& grads) {
     py::gil_scoped_acquire gil;
     py::tuple g(grads.size());
@@ -85,7 +85,6 @@ py::object function_apply(const std::string& name, const py::object& forward, co
                                          num_args, ", got ", all.size(), ")"));
     std::vector<Tensor> out;
     for (size_t p : positions) out.push_back(all[p].is_none() ? Tensor() : py::cast<Tensor>(all[p]));
-    (void)c;
     return out;
   };
   std::vector<Tensor> outputs = autograd::apply_function(name, inputs, fwd, bwd, ctx);

@@ -9,6 +9,7 @@
 #include "shape_util.h"
 
 #include <axle/ops.h>
+#include <axle/plugin/pooling.hpp>
 
 #include <string>
 
@@ -189,16 +190,10 @@ Stack avg_pool2d_backward_composite(const Stack& a) {
   double* dp = divisor.data_ptr<double>();
   for (int64_t i = 0; i < oh; ++i)
     for (int64_t j = 0; j < ow; ++j) {
-      int64_t h0 = i * sh - ph, w0 = j * sw - pw;
-      int64_t h1 = std::min(h0 + kh, h + ph), w1 = std::min(w0 + kw, w + pw);
-      const int64_t pool = (h1 - h0) * (w1 - w0);
-      h0 = std::max<int64_t>(h0, 0);
-      w0 = std::max<int64_t>(w0, 0);
-      h1 = std::min(h1, h);
-      w1 = std::min(w1, w);
-      dp[i * ow + j] = !a[7].is_none() ? static_cast<double>(a[7].to_int())
-                       : include_pad   ? static_cast<double>(pool)
-                                       : static_cast<double>((h1 - h0) * (w1 - w0));
+      const plugin::PoolWindow hw = plugin::avg_pool_window(i, sh, ph, kh, h);
+      const plugin::PoolWindow ww = plugin::avg_pool_window(j, sw, pw, kw, w);
+      dp[i * ow + j] =
+          static_cast<double>(!a[7].is_none() ? a[7].to_int() : plugin::avg_pool_divisor(hw, ww, include_pad));
     }
   const Tensor scaled = gy / divisor.to(gy.device(), gy.dtype());
   const Tensor planes = reshape(scaled.contiguous(), {-1, 1, oh, ow});
