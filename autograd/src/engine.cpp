@@ -18,7 +18,8 @@ namespace {
 
 struct NodeState {
   int dependencies = 0;
-  bool needed = false;
+  bool needed = false;  // runs, or has captures
+  bool runs = false;    // feeds a needed node, or accumulates into a leaf's .grad
   std::vector<Tensor> inputs;
   std::vector<std::pair<uint32_t, size_t>> captures;  // (input_nr, result index)
 };
@@ -83,9 +84,10 @@ class Engine {
       }
     for (Node* n : post_order) {
       NodeState& s = state[n];
-      s.needed = !s.captures.empty() || (accumulate && dynamic_cast<AccumulateGrad*>(n) != nullptr);
+      s.runs = accumulate && dynamic_cast<AccumulateGrad*>(n) != nullptr;
       for (const Edge& e : n->next_edges())
-        if (e.valid() && state[e.fn.get()].needed) s.needed = true;
+        if (e.valid() && state[e.fn.get()].needed) s.runs = true;
+      s.needed = s.runs || !s.captures.empty();
     }
     for (Node* n : post_order) {
       if (!state[n].needed) continue;
@@ -116,11 +118,8 @@ class Engine {
           if (Tensor r = hook(grads[nr]); r.defined()) grads[nr] = std::move(r);
       for (auto [nr, index] : s.captures)
         if (nr < grads.size()) captured[index] = grads[nr];
-      bool feeds = false;
-      for (const Edge& e : n->next_edges()) feeds |= e.valid() && state[e.fn.get()].needed;
-      const bool is_leaf = dynamic_cast<AccumulateGrad*>(n) != nullptr;
       std::vector<Tensor> out;
-      if (feeds || (is_leaf && accumulate)) {
+      if (s.runs) {
         out = n->apply(std::move(grads));
         if (!keep_graph) n->release();
       }

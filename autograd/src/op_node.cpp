@@ -90,11 +90,11 @@ class OpContext final : public VjpContext {
   DType dtype(size_t i) const override { return node_.slots_[slot(i, 0)].dtype; }
   Device device(size_t i) const override { return node_.slots_[slot(i, 0)].device; }
   size_t list_size(size_t i) const override {
-    const int s = node_.first_slot_.at(i);
-    AXLE_INTERNAL_ASSERT(s >= 0, node_.op_.name, ": argument ", i, " is not a tensor");
-    size_t n = 0;
-    for (size_t j = s; j < node_.slots_.size() && slot_owner(j) == i; ++j) ++n;
-    return n;
+    // Up to the next tensor argument's first slot.
+    const size_t begin = slot(i, 0);
+    for (size_t a = i + 1; a < node_.first_slot_.size(); ++a)
+      if (node_.first_slot_[a] >= 0) return static_cast<size_t>(node_.first_slot_[a]) - begin;
+    return node_.slots_.size() - begin;
   }
   void set(size_t i, Tensor g) override { results_[slot(i, 0)] = std::move(g); }
   void set(size_t i, size_t k, Tensor g) override { results_[slot(i, k)] = std::move(g); }
@@ -106,12 +106,6 @@ class OpContext final : public VjpContext {
     AXLE_INTERNAL_ASSERT(i < node_.first_slot_.size() && node_.first_slot_[i] >= 0, node_.op_.name, ": argument ", i,
                          " is not a tensor");
     return static_cast<size_t>(node_.first_slot_[i]) + k;
-  }
-  size_t slot_owner(size_t s) const {
-    size_t owner = 0;
-    for (size_t a = 0; a < node_.first_slot_.size(); ++a)
-      if (node_.first_slot_[a] >= 0 && static_cast<size_t>(node_.first_slot_[a]) <= s) owner = a;
-    return owner;
   }
   const Tensor& unpack_input(size_t s) const {
     if (s < node_.slots_.size() && !node_.slots_[s].defined) return inputs_[s];  // a None element

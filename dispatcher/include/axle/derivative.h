@@ -20,7 +20,8 @@ namespace axle {
 class VjpContext;
 using VjpFn = void (*)(VjpContext& c);
 
-// Bits of Derivative::saves: tensor argument i (Tensor or Tensor[]), output i.
+// Bits of Derivative::saves: tensor argument i (Tensor or Tensor[]), output i;
+// i below 16 each.
 constexpr uint32_t save_arg(int i) { return 1u << i; }
 constexpr uint32_t save_output(int i) { return 1u << (16 + i); }
 
