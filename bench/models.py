@@ -32,8 +32,14 @@ parameters' .grad reset to None (a training step without the optimizer); the
 check compares the output and the first parameter's gradient. Targets as for
 the forward pass (issue's: <= 0.8x torch 2.x at batch 1, <= 1.0x at batch 32).
 
+With --profile, axle alone runs each model once more under trace mode after a
+warm-up and prints, per model and batch, where the time of one call went: the
+operators by total time with the kernel (plugin) that served them and how many
+calls took the host fallback. This is how a slow device row is explained.
+
 Usage:
   python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--train] [--json] [--pythonpath DIR]
+  python3 bench/models.py --profile [--device cpu|cuda] [--train] [--pythonpath DIR]
   python3 bench/models.py --worker {torch|axle} --threads N --device D [--train] --weights W.npz --out R.npz
 """
 import argparse
@@ -204,6 +210,53 @@ def worker(lib, threads, device, weights_path, out_path, train=False):
     np.savez(out_path, **result)
 
 
+def profile(device, train=False, top=12):
+    """One traced call per model and batch (axle only; see --profile)."""
+    import axle as L
+    import axle.nn.functional as F
+    sync = (lambda: L.synchronize(device)) if device != "cpu" else (lambda: None)
+    data = make_weights()
+    p = {name: L.from_numpy(np.ascontiguousarray(a)).to(device) for name, a in data.items()}
+    params = [t.requires_grad_() for name, t in p.items() if train and not name.startswith("in.")]
+    for model in MODELS:
+        for b in BATCHES:
+            x = p[f"in.{model}.{b}"]
+
+            def fn(model=model, x=x):
+                out = MODEL_FNS[model](F, L, p, x)
+                if train:
+                    out.sum().backward()
+                    for t in params:
+                        t.grad = None
+                return out
+
+            for _ in range(WARMUP):
+                fn()
+            sync()
+            start = time.perf_counter()
+            with L.trace() as t:
+                fn()
+                sync()
+            wall = time.perf_counter() - start
+            rows = {}
+            for e in t.events:
+                key = (e["op"], e["plugin"] or "-")
+                r = rows.setdefault(key, [0, 0.0, 0, 0])
+                r[2 + (e["depth"] > 0)] += 1
+                if e["depth"] == 0:
+                    r[0] += 1
+                    r[1] += e["duration_ns"] / 1e6
+            fallbacks = sum(1 for e in t.events if e["host_fallback"])
+            print("%s batch %d on %s%s: %.3f ms wall, %d calls, %d through the host fallback" % (
+                model, b, device, " (+backward)" if train else "", wall * 1e3, len(t.events), fallbacks))
+            print("  %-34s %-12s %6s %9s %7s" % ("op (top level)", "plugin", "calls", "ms", "nested"))
+            for (op, plugin), (n, ms, _, nested) in sorted(rows.items(), key=lambda kv: -kv[1][1])[:top]:
+                print("  %-34s %-12s %6d %9.3f %7d" % (op, plugin, n, ms, nested))
+            slow = sorted((e for e in t.events if e["host_fallback"]), key=lambda e: -e["duration_ns"])[:5]
+            for e in slow:
+                print("  fallback: " + e["line"])
+
+
 # ---------------------------------------------------------------- driver
 
 def thread_env(threads):
@@ -280,8 +333,12 @@ def main():
     ap.add_argument("--pythonpath",
                     default=os.path.normpath(os.path.join(HERE, "..", "build", "bindings", "python")),
                     help="directory holding the axle package (prepended to PYTHONPATH)")
+    ap.add_argument("--profile", action="store_true", help="axle only: where one call's time goes, per op")
     args = ap.parse_args()
-    if args.worker:
+    if args.profile:
+        sys.path.insert(0, args.pythonpath)
+        profile(args.device, args.train)
+    elif args.worker:
         if not (args.weights and args.out):
             ap.error("--worker needs --weights and --out")
         worker(args.worker, int(args.threads), args.device, args.weights, args.out, args.train)

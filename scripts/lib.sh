@@ -66,7 +66,7 @@ configure_build() {
 # oneDNN stays out (the cpu plugin is not what a GPU run checks); pybind11 is
 # taken from the machine's Python when it has it (the Debian one predates
 # Python 3.12).
-AXLE_GPU_BUNDLE_DEBS=(libboost1.74-dev libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 nlohmann-json3-dev
+AXLE_GPU_BUNDLE_DEBS=(libboost1.74-dev libboost-system1.74.0 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 nlohmann-json3-dev
                       doctest-dev libdlpack-dev pybind11-dev)
 
 # use_deb_bundle DEBDIR PREFIX: unpacks every .deb of DEBDIR under PREFIX (never
@@ -107,40 +107,67 @@ use_deb_bundle() {
   echo "bundle under $root: PKG_CONFIG_PATH=$PKG_CONFIG_PATH"
 }
 
-# cuda_with_cudnn ROOT: when the CUDA toolkit has no cuDNN but the machine's
-# Python has the nvidia-cudnn wheel, builds ROOT: the toolkit's folders as
-# links plus the wheel's headers and libraries, and exports CUDA_PATH (Meson's
-# cuda dependency looks there) and LD_LIBRARY_PATH. No-op otherwise.
+# cuda_with_cudnn ROOT: when the CUDA toolkit's own folders lack cuDNN but the
+# machine has it elsewhere (system-wide, as Ubuntu's cudnn packages put it under
+# /usr/include/x86_64-linux-gnu and /usr/lib/x86_64-linux-gnu, or in the Python's
+# nvidia-cudnn wheel), builds ROOT: the toolkit's folders as links plus cuDNN's
+# headers and libraries, and exports CUDA_PATH (Meson's cuda dependency looks
+# only there for the cudnn module) and LD_LIBRARY_PATH. No-op otherwise.
 cuda_with_cudnn() {
   local root=$1 cuda
   cuda=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
-  # cuDNN in the toolkit or installed system-wide: Meson's cuda dependency finds it.
-  local h
-  for h in "$cuda/include/cudnn.h" /usr/include/cudnn.h /usr/include/x86_64-linux-gnu/cudnn.h; do
-    [ -f "$h" ] && { echo "cuDNN: $h"; return 0; }
-  done
-  local wheel
-  wheel=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null) || wheel=""
-  if [ -z "$wheel" ] || [ ! -f "$wheel/include/cudnn.h" ]; then
-    echo "no cuDNN in $cuda nor in the Python's nvidia-cudnn wheel"
-    return 0
+  if [ -f "$cuda/include/cudnn.h" ] && compgen -G "$cuda/lib64/libcudnn.so*" >/dev/null; then
+    echo "cuDNN in the toolkit: $cuda"; return 0
   fi
-  rm -rf "$root" && mkdir -p "$root/include" "$root/lib64" || return 1
+  local inc="" lib="" d
+  for d in /usr/include /usr/include/x86_64-linux-gnu; do
+    [ -f "$d/cudnn.h" ] && { inc=$d; break; }
+  done
+  for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
+    compgen -G "$d/libcudnn.so*" >/dev/null && { lib=$d; break; }
+  done
+  if [ -z "$inc" ] || [ -z "$lib" ]; then
+    local wheel
+    wheel=$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null) || wheel=""
+    if [ -z "$wheel" ] || [ ! -f "$wheel/include/cudnn.h" ]; then
+      echo "no cuDNN in $cuda, system-wide nor in the Python's nvidia-cudnn wheel"
+      return 0
+    fi
+    inc=$wheel/include lib=$wheel/lib
+  fi
+  cuda_root_with_cudnn "$root" "$cuda" "$inc" "$lib" || return 1
+  export CUDA_PATH="$root" CUDA_HOME="$root" CUDA_ROOT="$root"  # Meson reads all three
+  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "cuDNN headers $inc, libraries $lib, toolkit $cuda: CUDA_PATH=$root"
+}
+
+# cuda_root_with_cudnn ROOT CUDA INC LIB: ROOT mirrors the toolkit CUDA (links)
+# with cuDNN's headers from INC and libraries from LIB added, in both layouts
+# Meson reads: targets/<arch>-linux/{include,lib} (Meson >= 1.9) and
+# include/ + lib64/ (older Meson) name the same two folders.
+cuda_root_with_cudnn() {
+  local root=$1 cuda=$2 inc=$3 lib=$4 target
+  target=targets/$(uname -m)-linux
+  rm -rf "$root" && mkdir -p "$root/$target/include" "$root/$target/lib" || return 1
   local had_nullglob=0 e rc=0
   shopt -q nullglob && had_nullglob=1
   shopt -s nullglob
   for e in "$cuda"/*; do
-    case "$(basename "$e")" in include|lib64) ;; *) ln -s "$e" "$root/" || rc=1 ;; esac
+    case "$(basename "$e")" in include|lib|lib64|targets) ;; *) ln -s "$e" "$root/" || rc=1 ;; esac
   done
-  for e in "$cuda"/include/* "$wheel"/include/*; do ln -sf "$e" "$root/include/" || rc=1; done
-  for e in "$(readlink -f "$cuda/lib64")"/* "$wheel"/lib/*; do ln -sf "$e" "$root/lib64/" || rc=1; done
-  for e in "$wheel"/lib/libcudnn*.so.*; do  # the wheel has only versioned names
+  for e in "$cuda/$target"/*; do
+    case "$(basename "$e")" in include|lib) ;; *) ln -s "$e" "$root/$target/" || rc=1 ;; esac
+  done
+  ln -s "$target/include" "$root/include" && ln -s "$target/lib" "$root/lib64" && ln -s "$target/lib" "$root/lib" || rc=1
+  local cinc clib
+  cinc=$(readlink -f "$cuda/include") clib=$(readlink -f "$cuda/lib64")
+  for e in "$cinc"/* "$inc"/cudnn*.h; do ln -sf "$e" "$root/$target/include/" || rc=1; done
+  for e in "$clib"/* "$lib"/libcudnn*; do ln -sf "$e" "$root/$target/lib/" || rc=1; done
+  for e in "$lib"/libcudnn*.so.*; do  # wheels have only versioned names
     local base=${e##*/}
-    [ -e "$root/lib64/${base%%.so.*}.so" ] || ln -s "$e" "$root/lib64/${base%%.so.*}.so" || rc=1
+    [ -e "$root/$target/lib/${base%%.so.*}.so" ] || ln -s "$e" "$root/$target/lib/${base%%.so.*}.so" || rc=1
   done
   [ "$had_nullglob" = 1 ] || shopt -u nullglob
-  [ "$rc" = 0 ] || { echo "cuda_with_cudnn: could not link everything into $root"; return 1; }
-  export CUDA_PATH="$root"
-  export LD_LIBRARY_PATH="$wheel/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  echo "cuDNN from $wheel, toolkit $cuda: CUDA_PATH=$root"
+  [ "$rc" = 0 ] || echo "cuda_root_with_cudnn: could not link everything into $root"
+  return $rc
 }

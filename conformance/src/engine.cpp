@@ -74,7 +74,9 @@ std::string check_case(const OpSamples& spec, const Sample& sample, DType dtype,
     if (spec.values) {
       // Output tolerances follow the output's dtype when it is less precise.
       auto [ortol, oatol] = default_tolerance(w.dtype());
-      diff = compare(g, w, std::max(rtol, ortol * spec.rtol_scale), std::max(atol, oatol * spec.rtol_scale));
+      const double output_atol = std::max(atol, oatol * spec.rtol_scale);
+      diff = compare(g, w, std::max(rtol, ortol * spec.rtol_scale),
+                     spec.accumulates ? std::max(output_atol, accumulation_atol(w)) : output_atol);
     } else if (g.sizes() != w.sizes() || g.dtype() != w.dtype()) {
       diff = detail::concat(dtype_name(g.dtype()), shape_string(g.sizes()), " != expected ", dtype_name(w.dtype()),
                             shape_string(w.sizes()));

@@ -172,6 +172,20 @@ std::pair<double, double> default_tolerance(DType d) {
   }
 }
 
+double accumulation_atol(const Tensor& want) {
+  double eps = 0;
+  switch (want.dtype()) {
+    case kFloat32: eps = 0x1p-23; break;
+    case kFloat64: eps = 0x1p-52; break;
+    case kFloat16: eps = 0x1p-10; break;
+    case kBFloat16: eps = 0x1p-7; break;
+    default: return 0;
+  }
+  if (want.numel() == 0) return 0;
+  const Tensor magnitude = nan_to_num(abs(want.to(kFloat64)), 0.0, 0.0, 0.0);  // finite values only
+  return eps * amax(magnitude).item<double>();
+}
+
 std::string compare(const Tensor& got, const Tensor& want, double rtol, double atol) {
   const Comparison c = axle::compare(got, want, Tolerance{.rtol = rtol, .atol = atol, .equal_nan = true});
   if (c.matches()) return "";

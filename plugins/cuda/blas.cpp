@@ -1,10 +1,13 @@
-// mm / bmm / matmul (2-D and batched 3-D) on cuBLAS: cublasGemmEx and
+// mm / bmm / matmul (2-D and batched 3-D) and addmm on cuBLAS: cublasGemmEx and
 // cublasGemmStridedBatchedEx, float32 (compute type from the matmul_precision
 // setting, as torch.set_float32_matmul_precision: "highest" FP32, "high" TF32,
 // "medium" BF16), float64, float16 and bfloat16 (FP32 accumulate).
 // Row-major axle matrices are column-major transposes for cuBLAS: C = A B is
 // computed as C^T = B^T A^T. Operands whose last two dims are neither row- nor
 // column-contiguous, and outputs that are not contiguous, are declined.
+// addmm (what linear runs) is alpha * (mat1 @ mat2) from cuBLAS, then
+// beta * self added with the pointwise kernel (self broadcast to the output);
+// beta = 0 ignores self, NaN included, as torch.
 #include "cuda_util.h"
 #include "kernels.h"
 
@@ -78,9 +81,10 @@ Mat matrix(const axle_tensor_view& v) {
   return m;
 }
 
-// out[b] = a[b] @ w[b] for `batch` matrices (batch strides in elements, 0 = broadcast).
+// out[b] = alpha * a[b] @ w[b] for `batch` matrices (batch strides in elements, 0 = broadcast).
 axle_status gemm(const axle_kernel_call* c, const axle_tensor_view& a, const axle_tensor_view& w,
-                 const axle_tensor_view& out, int64_t batch, int64_t sa, int64_t sw, int64_t so) {
+                 const axle_tensor_view& out, int64_t batch, int64_t sa, int64_t sw, int64_t so,
+                 double alpha_value = 1.0) {
   cudaDataType_t t;
   cublasComputeType_t compute;
   if (a.dtype != out.dtype || w.dtype != out.dtype || !types(c, out.dtype, &t, &compute)) return AXLE_DECLINED;
@@ -97,9 +101,9 @@ axle_status gemm(const axle_kernel_call* c, const axle_tensor_view& a, const axl
   cublasHandle_t h = handle(out.device_index, c, &status);
   if (!h) return status;
   if (axle_status s = check_cublas(cublasSetStream(h, to_cuda(c->stream)), "cublasSetStream", c)) return s;
-  const double one_d = 1.0, zero_d = 0.0;
-  const float one_f = 1.0f, zero_f = 0.0f;
-  const void* alpha = compute == CUBLAS_COMPUTE_64F ? static_cast<const void*>(&one_d) : &one_f;
+  const double alpha_d = alpha_value, zero_d = 0.0;
+  const float alpha_f = static_cast<float>(alpha_value), zero_f = 0.0f;
+  const void* alpha = compute == CUBLAS_COMPUTE_64F ? static_cast<const void*>(&alpha_d) : &alpha_f;
   const void* beta = compute == CUBLAS_COMPUTE_64F ? static_cast<const void*>(&zero_d) : &zero_f;
   // Column-major: C^T (n x m) = W^T (n x k) * A^T (k x m).
   const cublasOperation_t opw = mw.trans ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -133,7 +137,44 @@ axle_status matmul(void* u, const axle_kernel_call* c) {
   return AXLE_DECLINED;
 }
 
+// out += beta * self, self broadcast to the 2-D output (torch's expand rules,
+// checked by addmm's shape function), with the pointwise kernel.
+axle_status add_scaled(const axle_kernel_call* c, const axle_tensor_view& self, double beta,
+                       const axle_tensor_view& out) {
+  Indexing ix;
+  ix.ndim = out.ndim;
+  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
+  const int64_t self_esize = static_cast<int64_t>(plugin::dtype_size(self.dtype));
+  for (int32_t d = 0; d < out.ndim; ++d) {
+    ix.sizes[d] = out.sizes[d];
+    ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
+    const int32_t sd = d - (out.ndim - self.ndim);  // self's dims align to the output's last ones
+    ix.strides[2][d] = sd >= 0 && self.sizes[sd] != 1 ? self.strides[sd] * self_esize : 0;
+  }
+  const Operand in[3] = {{out.data, out.dtype}, {self.data, self.dtype}, {nullptr, AXLE_DTYPE_FLOAT32}};
+  OpScalars scale;
+  scale.f[0] = beta;  // add's alpha
+  DeviceGuard guard(out.device_index);
+  if (axle_status s = guard.status(c)) return s;
+  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, scale, c->stream);
+  return check(static_cast<cudaError_t>(e), "addmm", c);
+}
+
+// addmm(self, mat1, mat2, *, beta=1, alpha=1)
+axle_status addmm(void*, const axle_kernel_call* c) {
+  const axle_tensor_view &self = arg_tensor(c, 0), &out = c->outputs[0];
+  if (self.dtype != out.dtype || self.device_index != out.device_index || self.ndim > 2 ||
+      !plugin::is_floating(out.dtype))
+    return AXLE_DECLINED;
+  const double beta = plugin::arg_double(c, 3), alpha = plugin::arg_double(c, 4);
+  if (plugin::arg_tensor(c, 1).sizes[1] == 0) return AXLE_DECLINED;  // k = 0: beta * self alone (reference)
+  if (axle_status s = gemm(c, arg_tensor(c, 1), arg_tensor(c, 2), out, 1, 0, 0, 0, alpha)) return s;
+  if (beta == 0.0 || plugin::numel(out) == 0) return AXLE_OK;
+  return add_scaled(c, self, beta, out);
+}
+
 const KernelEntry kKernels[] = {
+    {"addmm", &addmm, AXLE_HERE},
     {"mm", &mm, AXLE_HERE},
     {"bmm", &bmm, AXLE_HERE},
     {"matmul", &matmul, AXLE_HERE},

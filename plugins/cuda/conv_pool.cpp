@@ -22,9 +22,11 @@
 // A call runs the first one whose workspace the caching allocator can provide.
 // With the "deterministic" option only deterministic algorithms are used.
 //
-// max_pool2d / avg_pool2d: cudnnPoolingForward (max: NaN propagates, as torch;
-// average: with or without the padding in the count). ceil_mode,
-// divisor_override and dilated max pooling are declined.
+// avg_pool2d: cudnnPoolingForward (with or without the padding in the count;
+// a NaN reaches the average through its sum); ceil_mode and divisor_override
+// are declined. max_pool2d and max_pool2d_with_indices: pool.cu's kernel, not
+// cuDNN (whose running maximum starts at -FLT_MAX: a window of -inf would not
+// be -inf, and it gives no indices); any strides, dilation and ceil_mode.
 #include "allocator.h"
 #include "cudnn_util.h"
 #include "kernels.h"
@@ -447,21 +449,18 @@ axle_status convolution(void*, const axle_kernel_call* c) {
 
 // ---------------------------------------------------------------- pooling
 
-// max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) and
 // avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-// divisor_override); the shape functions have expanded the int lists to two.
+// divisor_override); the shape function has expanded the int lists to two.
 struct PoolShape {
   Nchw in, out;
   int kernel[2] = {1, 1}, stride[2] = {1, 1}, pad[2] = {0, 0};
 };
 
-bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
+bool pool_shape(const axle_kernel_call* c, PoolShape* s) {
   const auto kernel = arg_ints(c, 1), stride = arg_ints(c, 2), padding = arg_ints(c, 3);
-  const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1};
   for (int d = 0; d < 2; ++d) {
-    int dil = 0;
     if (!list_at(kernel, d, &s->kernel[d]) || !list_at(stride, d, &s->stride[d]) || !list_at(padding, d, &s->pad[d]) ||
-        !list_at(dilation, d, &dil) || dil != 1 || s->kernel[d] < 1 || s->stride[d] < 1 || 2 * s->pad[d] > s->kernel[d])
+        s->kernel[d] < 1 || s->stride[d] < 1 || 2 * s->pad[d] > s->kernel[d])
       return false;
   }
   if (!as_nchw(arg_tensor(c, 0), 0, &s->in) || !as_nchw(c->outputs[0], 0, &s->out) || !s->out.non_overlapping())
@@ -474,18 +473,17 @@ bool pool_shape(const axle_kernel_call* c, bool max, PoolShape* s) {
   return s->in.sizes[0] == s->out.sizes[0] && s->in.sizes[1] == s->out.sizes[1];
 }
 
-axle_status pool(const axle_kernel_call* c, bool max) {
+axle_status avg_pool2d(void*, const axle_kernel_call* c) {
   const axle_tensor_view &in = arg_tensor(c, 0), &out = c->outputs[0];
   cudnnDataType_t dt;
-  if (arg_bool(c, max ? 5 : 4) || (!max && !arg_is_none(c, 6)) || in.ndim != out.ndim || !cudnn_dtype(out.dtype, &dt) ||
+  if (arg_bool(c, 4) || !arg_is_none(c, 6) || in.ndim != out.ndim || !cudnn_dtype(out.dtype, &dt) ||
       !same_placement(in, out))
     return AXLE_DECLINED;
   if (plugin::numel(out) == 0) return AXLE_OK;
   PoolShape s;
-  if (!pool_shape(c, max, &s)) return AXLE_DECLINED;
-  const cudnnPoolingMode_t mode = max              ? CUDNN_POOLING_MAX_DETERMINISTIC
-                                  : arg_bool(c, 5) ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING
-                                                   : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
+  if (!pool_shape(c, &s)) return AXLE_DECLINED;
+  const cudnnPoolingMode_t mode =
+      arg_bool(c, 5) ? CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING : CUDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING;
   DeviceGuard guard(out.device_index);
   if (axle_status s = guard.status(c)) return s;
   cudnnHandle_t h = nullptr;
@@ -495,7 +493,6 @@ axle_status pool(const axle_kernel_call* c, bool max) {
   if (axle_status st = set_tensor(x, dt, s.in, c)) return st;
   if (axle_status st = set_tensor(y, dt, s.out, c)) return st;
   if (axle_status st = check_cudnn(p.create(), "cudnnCreatePoolingDescriptor", c)) return st;
-  // torch's max pooling returns NaN for a window holding one; a NaN reaches an average through its sum.
   if (axle_status st =
           check_cudnn(cudnnSetPooling2dDescriptor(p.get(), mode, CUDNN_PROPAGATE_NAN, s.kernel[0], s.kernel[1],
                                                   s.pad[0], s.pad[1], s.stride[0], s.stride[1]),
@@ -506,12 +503,54 @@ axle_status pool(const axle_kernel_call* c, bool max) {
       "cudnnPoolingForward", c);
 }
 
-axle_status max_pool2d(void*, const axle_kernel_call* c) { return pool(c, true); }
-axle_status avg_pool2d(void*, const axle_kernel_call* c) { return pool(c, false); }
+// max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) -> out and
+// max_pool2d_with_indices(...) -> (out, indices), 3-d or 4-d, floating dtypes.
+axle_status max_pool(const axle_kernel_call* c, bool with_indices) {
+  const axle_tensor_view &in = arg_tensor(c, 0), &out = c->outputs[0];
+  if (!plugin::is_floating(in.dtype) || (in.ndim != 3 && in.ndim != 4) || out.ndim != in.ndim ||
+      !same_placement(in, out))
+    return AXLE_DECLINED;
+  const axle_tensor_view* indices = with_indices ? &c->outputs[1] : nullptr;
+  if (indices && (indices->dtype != AXLE_DTYPE_INT64 || indices->ndim != out.ndim ||
+                  indices->device_index != out.device_index || plugin::views_overlap(*indices, out)))
+    return AXLE_DECLINED;
+  MaxPool2d p;
+  const int lead = in.ndim - 3;  // 0 for [C, H, W], 1 for [N, C, H, W]
+  for (int d = 0; d < in.ndim - 2; ++d)
+    if (in.sizes[d] != out.sizes[d]) return AXLE_DECLINED;
+  p.n = lead ? in.sizes[0] : 1;
+  p.c = in.sizes[lead];
+  p.in_h = in.sizes[lead + 1], p.in_w = in.sizes[lead + 2];
+  p.out_h = out.sizes[lead + 1], p.out_w = out.sizes[lead + 2];
+  for (int d = 0; d < 4; ++d) {  // [C, H, W] as [1, C, H, W]
+    const int k = d - 1 + lead;
+    p.in_stride[d] = k >= 0 ? in.strides[k] : 0;
+    p.out_stride[d] = k >= 0 ? out.strides[k] : 0;
+    p.index_stride[d] = indices && k >= 0 ? indices->strides[k] : 0;
+  }
+  const auto kernel = arg_ints(c, 1), stride = arg_ints(c, 2), padding = arg_ints(c, 3), dilation = arg_ints(c, 4);
+  for (int d = 0; d < 2; ++d) {
+    int k = 0, st = 0, pad = 0, dil = 0;
+    if (!list_at(kernel, d, &k) || !list_at(stride, d, &st) || !list_at(padding, d, &pad) ||
+        !list_at(dilation, d, &dil) || k < 1 || st < 1 || dil < 1)
+      return AXLE_DECLINED;
+    p.kernel[d] = k, p.stride[d] = st, p.pad[d] = pad, p.dilation[d] = dil;
+  }
+  if (plugin::numel(out) == 0) return AXLE_OK;
+  DeviceGuard guard(out.device_index);
+  if (axle_status s = guard.status(c)) return s;
+  const int e = launch_max_pool2d(in.dtype, in.data, out.data, indices ? static_cast<int64_t*>(indices->data) : nullptr,
+                                  p, c->stream);
+  return check(static_cast<cudaError_t>(e), c->op_name, c);
+}
+
+axle_status max_pool2d(void*, const axle_kernel_call* c) { return max_pool(c, false); }
+axle_status max_pool2d_with_indices(void*, const axle_kernel_call* c) { return max_pool(c, true); }
 
 const KernelEntry kKernels[] = {
     {"convolution.out", &convolution, AXLE_HERE},
     {"max_pool2d", &max_pool2d, AXLE_HERE},
+    {"max_pool2d_with_indices", &max_pool2d_with_indices, AXLE_HERE},
     {"avg_pool2d", &avg_pool2d, AXLE_HERE},
 };
 

@@ -16,7 +16,7 @@ const axle_device_interface* device_interface();
 
 axle_status register_pointwise(const axle_registrar* r);  // pointwise.cpp (+ pointwise.cu)
 axle_status register_blas(const axle_registrar* r);       // blas.cpp
-axle_status register_conv_pool(const axle_registrar* r);  // conv_pool.cpp (cuDNN; + cudnn_util.cpp)
+axle_status register_conv_pool(const axle_registrar* r);  // conv_pool.cpp (cuDNN; + cudnn_util.cpp, pool.cu)
 axle_status register_nn(const axle_registrar* r);         // nn.cpp (+ nn.cu)
 axle_status register_indexing(const axle_registrar* r);   // indexing.cpp (+ indexing.cu)
 axle_status register_reduction(const axle_registrar* r);  // reduction.cpp (+ reduction.cu, reduction_scan.cu)
@@ -201,6 +201,15 @@ int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const voi
                 int64_t cols, double eps, void* stream);
 
 // ---- launchers of reduction.cu and reduction_scan.cu: reduction_kernels.h
+
+// ---- launcher implemented in pool.cu (any strides, in elements; 0 or a cudaError_t)
+struct MaxPool2d {
+  int64_t n = 1, c = 1, in_h = 0, in_w = 0, out_h = 0, out_w = 0;
+  int64_t kernel[2] = {1, 1}, stride[2] = {1, 1}, pad[2] = {0, 0}, dilation[2] = {1, 1};
+  int64_t in_stride[4] = {}, out_stride[4] = {}, index_stride[4] = {};  // n, c, h, w
+};
+// y (and indices, unless NULL) = the window maxima of x, as max_pool2d_with_indices.
+int launch_max_pool2d(axle_dtype dt, const void* x, void* y, int64_t* indices, const MaxPool2d& p, void* stream);
 
 // ---- launchers implemented in indexing.cu (contiguous tensors; 0 or a cudaError_t)
 // out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).

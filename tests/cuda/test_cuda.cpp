@@ -247,7 +247,28 @@ TEST_CASE("on a GPU: scatter checks its indices; deterministic mode sends floati
   use_deterministic_algorithms(false);
 }
 
-TEST_CASE("on a GPU: convolution and pooling run on cuDNN") {
+TEST_CASE("on a GPU: linear runs addmm on cuBLAS, the bias added on the GPU") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  Generator g;
+  g.manual_seed(2);
+  const Tensor x = call_op("randn", {IntList{5, 7, 16}, g, kFloat32, cpu})[0].tensor();
+  const Tensor w = call_op("randn", {IntList{9, 16}, g, kFloat32, cpu})[0].tensor();
+  const Tensor b = call_op("randn", {IntList{9}, g, kFloat32, cpu})[0].tensor();
+  set_float32_matmul_precision("highest");
+  const uint64_t before = fallbacks_of("addmm");
+  CHECK(max_abs_diff(linear(x.to(cuda), w.to(cuda), b.to(cuda)).to(cpu), linear(x, w, b)) < 1e-4);
+  const Tensor m = x.view({35, 16}), self = call_op("randn", {IntList{35, 1}, g, kFloat32, cpu})[0].tensor();
+  CHECK(max_abs_diff(addmm(self.to(cuda), m.to(cuda), w.t().to(cuda), 0.5, -2.0).to(cpu),
+                     addmm(self, m, w.t(), 0.5, -2.0)) < 1e-4);
+  // beta = 0 ignores self, NaN included, as torch.
+  const Tensor nan_self = full({9}, std::nan(""), TensorOptions().device(cuda));
+  CHECK(std::isfinite(amax(abs(addmm(nan_self, m.to(cuda), w.t().to(cuda), 0.0))).item<double>()));
+  CHECK(fallbacks_of("addmm") == before);
+}
+
+TEST_CASE("on a GPU: convolution and average pooling run on cuDNN, max pooling on its own kernel") {
   std::string note;
   if (cuda_devices(&note) == 0) return;
   const Device cuda("cuda:0"), cpu("cpu");
@@ -257,7 +278,7 @@ TEST_CASE("on a GPU: convolution and pooling run on cuDNN") {
   const Tensor w = call_op("randn", {IntList{16, 4, 3, 3}, g, kFloat32, cpu})[0].tensor();
   const Tensor b = call_op("randn", {IntList{16}, g, kFloat32, cpu})[0].tensor();
   const uint64_t before = fallbacks_of("convolution") + fallbacks_of("convolution.out") + fallbacks_of("max_pool2d") +
-                          fallbacks_of("avg_pool2d");
+                          fallbacks_of("avg_pool2d") + fallbacks_of("max_pool2d_with_indices");
   set_float32_matmul_precision("highest");
   const Tensor y = conv2d(x.to(cuda), w.to(cuda), b.to(cuda), {2, 1}, {1, 0}, {1, 2}, 2).to(cpu);
   CHECK(max_abs_diff(y, conv2d(x, w, b, {2, 1}, {1, 0}, {1, 2}, 2)) < 1e-4);
@@ -267,7 +288,12 @@ TEST_CASE("on a GPU: convolution and pooling run on cuDNN") {
   // A window of -inf is -inf, as on the host (cuDNN may start its running max at -FLT_MAX).
   const Tensor ninf = full({1, 1, 4, 4}, -std::numeric_limits<double>::infinity(), TensorOptions().device(cuda));
   CHECK(std::isinf(amax(max_pool2d(ninf, {2, 2})).item<double>()));
+  // With indices, dilation, ceil_mode and a channels-last input, as the host computes them.
+  const auto [v, i] = max_pool2d_with_indices(xl, {3, 2}, {2, 2}, {1, 0}, {2, 1}, true);
+  const auto [hv, hi] = max_pool2d_with_indices(x, {3, 2}, {2, 2}, {1, 0}, {2, 1}, true);
+  CHECK(max_abs_diff(v.to(cpu), hv) == 0.0);
+  CHECK(max_abs_diff(i.to(cpu), hi) == 0.0);
   CHECK(fallbacks_of("convolution") + fallbacks_of("convolution.out") + fallbacks_of("max_pool2d") +
-            fallbacks_of("avg_pool2d") ==
+            fallbacks_of("avg_pool2d") + fallbacks_of("max_pool2d_with_indices") ==
         before);
 }

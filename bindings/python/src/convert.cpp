@@ -231,7 +231,7 @@ void flatten(const py::handle& obj, size_t depth, Flattened& f) {
   std::optional<Scalar> s = as_scalar(obj);
   if (!s)
     throw ArgumentTypeError("tensor(): could not convert an object of type " +
-                            std::string(py::str(obj.get_type().attr("__name__"))) + " to a number");
+                            std::string(py::str(py::type::handle_of(obj).attr("__name__"))) + " to a number");
   f.any_float |= s->is_floating_point();
   f.any_int |= s->is_integral();
   f.all_bool &= s->is_bool();

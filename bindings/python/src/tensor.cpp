@@ -17,7 +17,7 @@ Scalar to_scalar(const py::handle& o) {
   std::optional<Value> v = to_value(o, t, why);
   if (!v)
     throw ArgumentTypeError("expected a number or a one-element Tensor, got " +
-                            std::string(py::str(o.get_type().attr("__name__"))));
+                            std::string(py::str(py::type::handle_of(o).attr("__name__"))));
   return v->scalar();
 }
 
@@ -88,7 +88,7 @@ Indexing apply_indexing(const Tensor& self, const py::handle& idx) {
       throw ArgumentTypeError(
           "only integers, slices (`:`), ellipsis (`...`), None, bools and long or bool tensors "
           "are valid indices, got " +
-          std::string(py::str(h.get_type().attr("__name__"))));
+          std::string(py::str(py::type::handle_of(h).attr("__name__"))));
     ++consumed;
   }
   AXLE_CHECK(ellipses <= 1, IndexError, "an index can only have a single ellipsis ('...')");
@@ -329,7 +329,7 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
       device = dv;
     else
       throw ArgumentTypeError("to(): expected a device, a dtype or a Tensor, got " +
-                              std::string(py::str(a.get_type().attr("__name__"))));
+                              std::string(py::str(py::type::handle_of(a).attr("__name__"))));
   }
   if (kwargs.contains("dtype")) dtype = as_dtype(kwargs["dtype"]);
   if (kwargs.contains("device")) device = as_device(kwargs["device"]);

@@ -72,6 +72,12 @@ struct OpSamples {
   std::vector<DType> dtypes = {};  // dtypes the op is run with; empty: kEveryDType
   double rtol_scale = 1;           // reductions and transcendental chains: loosen the dtype tolerance
   bool values = true;              // false: only shapes and dtypes are compared (empty, random ops)
+  // Outputs are long sums of products (convolution): the absolute tolerance
+  // also grows to the dtype's epsilon times the output's largest finite
+  // magnitude. A bfloat16 convolution on a GPU rounds partial sums (cuDNN's
+  // split reductions, transforms) at that scale, so a small output built by
+  // cancellation of large terms differs by that much from a once-rounded sum.
+  bool accumulates = false;
 };
 
 // All dtypes, and the common subsets generators use.
@@ -85,6 +91,9 @@ const OpSamples* find_samples(std::string_view op);
 
 // Default tolerances (rtol, atol) by dtype, as torch.testing.assert_close.
 std::pair<double, double> default_tolerance(DType d);
+// The absolute tolerance of an accumulating op's output `want` (OpSamples::accumulates):
+// machine epsilon of its dtype times its largest finite magnitude (0 for integers).
+double accumulation_atol(const Tensor& want);
 
 // Compares two results (any devices): same sizes and dtype, values within
 // tolerance (NaN equals NaN, infinities equal). Returns "" or what differs.
