@@ -8,7 +8,8 @@
 // derives the output size from the forward formula). The bias is added after
 // with the pointwise kernel, as torch does. Input and output keep their strides (channels_last and other
 // layouts, no copies); the weight must be dense NCHW or NHWC (cuDNN's filter
-// descriptor has no strides), NHWC only with channels_last input and output.
+// descriptor has no strides), NHWC only with channels_last input and output;
+// another weight layout is first copied dense (NCHW) on the GPU.
 // float32, float64, float16 and bfloat16 (float accumulation for the 16-bit
 // types, as torch); 3-d convolutions, other dtypes, mixed dtypes or devices and
 // an output overlapping an input are declined, as is whatever cuDNN answers
@@ -401,9 +402,10 @@ const axle_tensor_view* bias_arg(const axle_kernel_call* c) {
   return b.ndim >= 0 && b.data ? &b : nullptr;
 }
 
-// Everything cuDNN needs besides the descriptors; false: declined.
-bool conv_shape(const axle_kernel_call* c, bool transposed, const axle_tensor_view* bias, ConvShape* s) {
-  const axle_tensor_view &in = arg_tensor(c, 0), &wt = arg_tensor(c, 1), &out = c->outputs[0];
+// Everything cuDNN needs besides the descriptors, with `wt` as the weight; false: declined.
+bool conv_shape(const axle_kernel_call* c, bool transposed, const axle_tensor_view& wt, const axle_tensor_view* bias,
+                ConvShape* s) {
+  const axle_tensor_view &in = arg_tensor(c, 0), &out = c->outputs[0];
   const int spatial = in.ndim - 2;
   if (!read_geometry(c, transposed, spatial, s)) return false;
   if (!as_nchw(in, 2, &s->in) || !as_nchw(wt, 2, &s->weight) || !as_nchw(out, 2, &s->out)) return false;
@@ -431,14 +433,24 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     return AXLE_DECLINED;
   if (plugin::numel(out) == 0) return AXLE_OK;
   if (plugin::numel(in) == 0 || plugin::numel(wt) == 0) return AXLE_DECLINED;  // out = bias: the reference's job
-  ConvShape s;
-  if (!conv_shape(c, k.transposed, bias, &s)) return AXLE_DECLINED;
   DeviceGuard guard(k.device);
   if (axle_status s = guard.status(c)) return s;
+  ConvShape s;
+  const axle_tensor_view* weight = &wt;
+  DenseCopy weight_copy;
+  if (!conv_shape(c, k.transposed, wt, bias, &s)) {
+    // A weight the filter descriptor cannot describe (it has no strides), such
+    // as the transposed gradient convolution_backward's composite passes for
+    // the weight's gradient: one dense copy on the GPU rather than the host.
+    if (plugin::is_contiguous(wt)) return AXLE_DECLINED;
+    if (axle_status st = dense_copy(c, wt, &weight_copy)) return st;
+    weight = &weight_copy.view;
+    if (!conv_shape(c, k.transposed, *weight, bias, &s)) return AXLE_DECLINED;
+  }
   if (axle_status st = cudnn_handle(k.device, c, &k.handle)) return st;
   if (axle_status st = describe(k, s)) return st;
   k.in_data = in.data;
-  k.weight_data = wt.data;
+  k.weight_data = weight->data;
   k.out_data = out.data;
   k.key = conv_key(k, s);
   std::vector<Algo> algos;

@@ -4,6 +4,7 @@
 
 #include <axle/plugin/helpers.hpp>
 
+#include "allocator.h"
 #include "fast_div.h"
 
 #include <cstdint>
@@ -191,6 +192,19 @@ int launch_pointwise(Op op, Compute compute, const Indexing& ix, int64_t n, Oper
 inline Compute compute_for(axle_dtype out) {
   return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : plugin::is_floating(out) ? Compute::Float : Compute::Int64;
 }
+
+// ---- pointwise.cpp: a dense row-major copy of a view, in scratch memory on
+// the call's stream (freed with the DenseCopy; work queued before then may use
+// it), for operands a library cannot describe: cuBLAS (a broadcast or
+// overlapping matrix, such as sum()'s expanded gradient) and cuDNN's filter
+// descriptor (no strides: the transposed gradient convolution_backward's
+// composite passes as a weight). `view` is the copy, with the view's sizes.
+struct DenseCopy {
+  Scratch memory;
+  int64_t strides[kMaxDims] = {};
+  axle_tensor_view view{};
+};
+axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d);
 
 // ---- launchers implemented in nn.cu (contiguous tensors; 0 or a cudaError_t)
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.

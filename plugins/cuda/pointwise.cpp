@@ -435,6 +435,31 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
+axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d) {
+  if (v.ndim > kMaxDims) return AXLE_DECLINED;
+  const int64_t n = plugin::numel(v);
+  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(v.dtype));
+  if (axle_status s = d->memory.allocate(v.device_index, static_cast<size_t>(n * esize), c)) return s;
+  Indexing ix;
+  ix.ndim = v.ndim;
+  int64_t step = 1;
+  for (int32_t i = v.ndim - 1; i >= 0; --i) {
+    d->strides[i] = step;
+    ix.sizes[i] = v.sizes[i];
+    ix.strides[0][i] = step * esize;
+    ix.strides[1][i] = v.strides[i] * esize;
+    step *= v.sizes[i];
+  }
+  d->view = v;
+  d->view.data = d->memory.ptr;
+  d->view.strides = d->strides;
+  if (n == 0) return AXLE_OK;
+  const Operand in[3] = {{v.data, v.dtype}, {}, {}};
+  const int e =
+      launch_pointwise(Op::Copy, compute_for(v.dtype), ix, n, Operand{d->memory.ptr, v.dtype}, in, {}, c->stream);
+  return check(static_cast<cudaError_t>(e), "dense copy", c);
+}
+
 axle_status register_pointwise(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
 
 }  // namespace axle::cuda

@@ -268,6 +268,35 @@ TEST_CASE("on a GPU: linear runs addmm on cuBLAS, the bias added on the GPU") {
   CHECK(fallbacks_of("addmm") == before);
 }
 
+TEST_CASE("on a GPU: matmul's batched, broadcast and vector cases and broadcast operands stay on cuBLAS") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  Generator g;
+  g.manual_seed(3);
+  auto randn = [&](IntList sizes) { return call_op("randn", {sizes, g, kFloat32, cpu})[0].tensor(); };
+  set_float32_matmul_precision("highest");
+  const uint64_t before = fallbacks_of("matmul") + fallbacks_of("mm") + fallbacks_of("bmm");
+  const std::vector<std::pair<Tensor, Tensor>> cases = {
+      {randn({2, 5, 7, 3}), randn({2, 5, 3, 4})},         // 4-D batches (attention scores)
+      {randn({3, 6, 8}), randn({8, 5})},                  // batch folded into the rows (linear's backward)
+      {randn({3, 6, 8}).transpose(1, 2), randn({6, 5})},  // rows that do not fold: batched
+      {randn({4, 1, 6, 8}), randn({3, 8, 2})},            // broadcast batch dims
+      {randn({8}), randn({2, 8, 3})},                     // vector @ batch
+      {randn({2, 3, 8}), randn({8})},                     // batch @ vector
+      {randn({5, 6}).transpose(0, 1), randn({5}).expand({5, 4})},
+  };
+  for (const auto& [a, b] : cases) {
+    INFO(shape_string(a.sizes()), " @ ", shape_string(b.sizes()));
+    CHECK(max_abs_diff(matmul(a.to(cuda), b.to(cuda)).to(cpu), matmul(a, b)) < 1e-4);
+  }
+  // The gradient of sum() is a broadcast (stride 0): mm copies it dense on the GPU.
+  const Tensor ones_row = ones({1, 10}, TensorOptions().device(cuda)).expand({6, 10});
+  const Tensor w = randn({10, 7});
+  CHECK(max_abs_diff(mm(ones_row, w.to(cuda)).to(cpu), mm(ones({6, 10}), w)) < 1e-4);
+  CHECK(fallbacks_of("matmul") + fallbacks_of("mm") + fallbacks_of("bmm") == before);
+}
+
 TEST_CASE("on a GPU: convolution and average pooling run on cuDNN, max pooling on its own kernel") {
   std::string note;
   if (cuda_devices(&note) == 0) return;
