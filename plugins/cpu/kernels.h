@@ -18,7 +18,16 @@ axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
 axle_status register_copy(const axle_registrar* r);
+axle_status register_creation(const axle_registrar* r);
 axle_status register_reduction(const axle_registrar* r);
+
+// Whether every element of `v` is one and the same (a single element, or one
+// expanded with stride 0 wherever its size exceeds 1, as sum()'s gradient is).
+inline bool one_element(const axle_tensor_view& v) {
+  for (int32_t d = 0; d < v.ndim; ++d)
+    if (v.sizes[d] > 1 && v.strides[d] != 0) return false;
+  return true;
+}
 
 // dst = alpha * (a @ b) [+ bias] for float32 2-D operands with at most 2 rows
 // and K contiguous in a's rows and b's columns (blas_gemv.cpp); false (nothing

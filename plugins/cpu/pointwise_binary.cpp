@@ -3,8 +3,9 @@
 // OpenMP threads above kParallelElements) reaches the memory ceiling without a
 // oneDNN execute's setup, so it serves float32 when the output is contiguous and
 // each input is contiguous with the output's shape, a single element (a wrapped
-// Python number or 0-d tensor, any dtype) or a contiguous block repeated along
-// the leading dims (a bias row). Other float32 / bfloat16 broadcasts go to
+// Python number or 0-d tensor, any dtype, or one element expanded: stride 0
+// throughout), a contiguous block repeated along the leading dims (a bias row)
+// or one value per row (dims of 1 at the end: softmax's backward). Other float32 / bfloat16 broadcasts go to
 // oneDNN's binary primitive (it broadcasts its second source only; add and mul
 // swap their operands). Everything else is declined.
 #include "kernels.h"
@@ -53,15 +54,16 @@ void run_block(float* out, const float* a, int sa, const float* b, int sb, int64
 
 // How an input maps onto the contiguous output.
 struct Operand {
-  enum Kind { Full, Scalar, Block } kind = Full;
+  enum Kind { Full, Scalar, Block, Row } kind = Full;
   const float* data = nullptr;
   float scalar = 0;
-  int64_t block = 0;  // Block: elements repeated along the leading dims
+  int64_t block = 0;  // Block: elements repeated along the leading dims; Row: elements per row
 };
 
 bool classify(const axle_tensor_view& v, const axle_tensor_view& out, Operand* o) {
   const int64_t n = plugin::numel(v);
-  if (n == 1) {
+  if (n == 0) return false;
+  if (one_element(v)) {
     o->kind = Operand::Scalar;
     o->scalar = plugin::load_as<float>(v.data, v.dtype);
     return true;
@@ -79,24 +81,59 @@ bool classify(const axle_tensor_view& v, const axle_tensor_view& out, Operand* o
   return true;
 }
 
+// A Row operand: v's dims equal out's leading ones and are 1 after them (a
+// per-row value, as softmax's and the norms' backward multiply by): element i
+// of the output uses v[i / block], block the product of out's trailing dims.
+bool classify_row(const axle_tensor_view& v, const axle_tensor_view& out, Operand* o) {
+  if (v.dtype != AXLE_DTYPE_FLOAT32 || !plugin::is_contiguous(v) || v.ndim > out.ndim) return false;
+  const int32_t lead = out.ndim - v.ndim;
+  int32_t last = v.ndim;  // v's dims [last, ndim) are 1
+  while (last > 0 && v.sizes[last - 1] == 1) --last;
+  if (last == v.ndim) return false;   // no trailing 1: Full or Block
+  for (int32_t d = 0; d < lead; ++d)  // out's dims before v's: no repetition
+    if (out.sizes[d] != 1) return false;
+  for (int32_t d = 0; d < last; ++d)
+    if (v.sizes[d] != out.sizes[d + lead]) return false;
+  int64_t block = 1;
+  for (int32_t d = last + lead; d < out.ndim; ++d) block *= out.sizes[d];
+  o->kind = Operand::Row;
+  o->data = static_cast<const float*>(v.data);
+  o->block = block;
+  return true;
+}
+
 template <Op O>
 axle_status own(const axle_kernel_call* c, float alpha) {
   const axle_tensor_view& out = c->outputs[0];
   if (out.dtype != AXLE_DTYPE_FLOAT32 || !plugin::is_contiguous(out)) return AXLE_DECLINED;
   Operand a, b;
-  if (!classify(arg_tensor(c, 0), out, &a) || !classify(arg_tensor(c, 1), out, &b)) return AXLE_DECLINED;
-  if (a.kind == Operand::Block && b.kind == Operand::Block && a.block != b.block) return AXLE_DECLINED;
+  const axle_tensor_view &x = arg_tensor(c, 0), &y = arg_tensor(c, 1);
+  if ((!classify(x, out, &a) && !classify_row(x, out, &a)) || (!classify(y, out, &b) && !classify_row(y, out, &b)))
+    return AXLE_DECLINED;
+  const bool a_rows = a.kind == Operand::Block || a.kind == Operand::Row;
+  const bool b_rows = b.kind == Operand::Block || b.kind == Operand::Row;
+  if (a_rows && b_rows && a.block != b.block) return AXLE_DECLINED;
   const int64_t n = plugin::numel(out);
-  // Rows of `row` elements: a Block operand restarts every row.
-  const int64_t row = a.kind == Operand::Block ? a.block : b.kind == Operand::Block ? b.block : n;
+  // Rows of `row` elements: a Block operand restarts every row, a Row operand
+  // holds one value per row.
+  const int64_t row = a_rows ? a.block : b_rows ? b.block : n;
   if (row == 0 || n == 0) return AXLE_OK;
   float* o = static_cast<float*>(out.data);
+  auto at = [](const Operand& v, int64_t i, int64_t in_row, int64_t row_index) -> const float* {
+    switch (v.kind) {
+      case Operand::Scalar: return &v.scalar;
+      case Operand::Full: return v.data + i;
+      case Operand::Block: return v.data + in_row;
+      case Operand::Row: return v.data + row_index;
+    }
+    return nullptr;
+  };
+  const int sa = a.kind == Operand::Full || a.kind == Operand::Block;
+  const int sb = b.kind == Operand::Full || b.kind == Operand::Block;
   auto part = [&](int64_t begin, int64_t end) {  // [begin, end) of the output, any alignment
     for (int64_t i = begin; i < end;) {
-      const int64_t in_row = i % row, len = std::min(end - i, row - in_row);
-      const float* pa = a.kind == Operand::Scalar ? &a.scalar : a.kind == Operand::Full ? a.data + i : a.data + in_row;
-      const float* pb = b.kind == Operand::Scalar ? &b.scalar : b.kind == Operand::Full ? b.data + i : b.data + in_row;
-      run_block<O>(o + i, pa, a.kind != Operand::Scalar, pb, b.kind != Operand::Scalar, len, alpha);
+      const int64_t in_row = i % row, row_index = i / row, len = std::min(end - i, row - in_row);
+      run_block<O>(o + i, at(a, i, in_row, row_index), sa, at(b, i, in_row, row_index), sb, len, alpha);
       i += len;
     }
   };

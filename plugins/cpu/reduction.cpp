@@ -1,7 +1,13 @@
 // The reductions sum / mean / amax / amin / prod / norm on oneDNN's reduction
 // primitive over float32 / bfloat16, the destination described with the
-// input's rank (reduced dims of size 1).
+// input's rank (reduced dims of size 1); float32 sums and means over leading
+// dims on our own loop (leading_reduce).
 #include "kernels.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace axle::cpu {
 namespace {
@@ -67,12 +73,73 @@ axle_status reduce(const axle_kernel_call* c, dnnl::algorithm alg, int dim_arg, 
   return AXLE_OK;
 }
 
+// sum / mean of float32 over leading dims, our loops where oneDNN's reduction
+// has only its reference implementation (reduced dims that are not the
+// innermost: a bias gradient sums over batch and sequence) or nothing to read
+// (one element expanded, as sum()'s gradient): columns accumulate in double,
+// as the reference plugin sums, split across threads by columns.
+axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
+  const axle_tensor_view &x = arg_tensor(c, 0), &out = c->outputs[0];
+  if (x.dtype != AXLE_DTYPE_FLOAT32 || out.dtype != AXLE_DTYPE_FLOAT32 || !plugin::is_contiguous(out) || x.ndim == 0)
+    return AXLE_DECLINED;
+  const int64_t cols = plugin::numel(out), n = plugin::numel(x);
+  if (cols == 0 || n == 0) return AXLE_DECLINED;
+  std::vector<bool> reduced;
+  if (!reduced_dims(c, 1, x.ndim, &reduced)) return AXLE_DECLINED;
+  const int64_t rows = n / cols;
+  float* o = static_cast<float*>(out.data);
+  if (one_element(x)) {
+    const double v = *static_cast<const float*>(x.data);
+    const float r = static_cast<float>(mean ? v : v * static_cast<double>(rows));
+    std::fill(o, o + cols, r);
+    return AXLE_OK;
+  }
+  // Reduced dims first, kept dims after (size-1 dims either way), densely laid out.
+  int32_t kept = 0;
+  while (kept < x.ndim && (reduced[static_cast<size_t>(kept)] || x.sizes[kept] == 1)) ++kept;
+  for (int32_t d = kept; d < x.ndim; ++d)
+    if (reduced[static_cast<size_t>(d)] && x.sizes[d] != 1) return AXLE_DECLINED;
+  // Few columns: oneDNN's innermost reduction serves them well.
+  if (rows == 1 || cols < 16 || !plugin::is_contiguous(x)) return AXLE_DECLINED;
+  const float* p = static_cast<const float*>(x.data);
+  const double scale = mean ? 1.0 / static_cast<double>(rows) : 1.0;
+  auto columns = [&](int64_t begin, int64_t end) {
+    std::vector<double> acc(static_cast<size_t>(end - begin), 0.0);
+    double* a = acc.data();
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* row = p + r * cols + begin;
+#pragma omp simd
+      for (int64_t j = 0; j < end - begin; ++j) a[j] += row[j];
+    }
+    for (int64_t j = begin; j < end; ++j) o[j] = static_cast<float>(a[j - begin] * scale);
+  };
+  const int threads = n >= (int64_t{1} << 16) && cols >= 64 ? thread_count() : 1;
+  if (threads == 1) {
+    columns(0, cols);
+    return AXLE_OK;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t chunk = (cols + nt - 1) / nt / 16 * 16 + 16;
+    const int64_t begin = std::min<int64_t>(cols, t * chunk), end = std::min<int64_t>(cols, begin + chunk);
+    if (begin < end) columns(begin, end);
+  }
+  return AXLE_OK;
+}
+
 // sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype)
 axle_status sum(void*, const axle_kernel_call* c) {
-  return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_sum, 1, 2, 0.f); });
+  return guarded(c, [&] {
+    const axle_status s = leading_reduce(c, false);
+    return s != AXLE_DECLINED ? s : reduce(c, dnnl::algorithm::reduction_sum, 1, 2, 0.f);
+  });
 }
 axle_status mean(void*, const axle_kernel_call* c) {
-  return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_mean, 1, 2, 0.f); });
+  return guarded(c, [&] {
+    const axle_status s = leading_reduce(c, true);
+    return s != AXLE_DECLINED ? s : reduce(c, dnnl::algorithm::reduction_mean, 1, 2, 0.f);
+  });
 }
 // amax / amin (self, dim=[], keepdim); NaN handling in oneDNN's max is not
 // PyTorch's (NaN propagates there), so inputs are scanned for NaN first.

@@ -119,3 +119,36 @@ def test_linear_with_one_or_two_rows_runs_our_dot_products(threads, tmp_path):
     # Only the 3-row case reached oneDNN's matmul (the problem column reads MxK:KxN:MxN).
     shapes = [l.split(",")[-2] for l in verbose if l.split(",")[1] == "exec" and l.split(",")[3] == "matmul"]
     assert shapes and all(s.startswith("3x128:") for s in shapes), shapes
+
+
+def test_broadcast_operands_and_leading_sums_run_our_loops():
+    # What backward passes produce: sum()'s gradient is one element expanded
+    # (stride 0), softmax's and the norms' backward multiply by one value per
+    # row, bias gradients sum over the leading dims. The plugin's loops serve
+    # them (the trace names plugin 'cpu'); values as numpy's, sums in float64.
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((4, 6, 40)).astype(np.float32)
+    per_row = rng.standard_normal((4, 6, 1)).astype(np.float32)
+    X, R = axle.tensor(x), axle.tensor(per_row)
+    ones = axle.ones(1).expand(4, 6, 40)
+    cases = {
+        "mul_expanded": (lambda: X * ones, x),
+        "mul_row": (lambda: X * R, x * per_row),
+        "row_sub": (lambda: R - X, per_row - x),
+        "add_row_alpha": (lambda: axle.add(X, R, alpha=0.5), x + 0.5 * per_row),
+        "sum_leading": (lambda: X.sum((0, 1)), x.astype(np.float64).sum((0, 1))),
+        "sum_leading_keepdim": (lambda: X.sum(0, keepdim=True), x.astype(np.float64).sum(0, keepdims=True)),
+        "mean_leading": (lambda: X.mean((0, 1)), x.astype(np.float64).mean((0, 1))),
+        "sum_expanded": (lambda: axle.full((1,), 1.5).expand(4, 6, 40).sum((0, 2)), np.full(6, 1.5 * 160)),
+        "sum_of_expanded": (lambda: ones.sum((0, 1)), np.full(40, 24.0)),
+        "mean_of_expanded": (lambda: ones.mean((1,)), np.ones((4, 40))),
+    }
+    for name, (f, want) in cases.items():
+        with axle.trace() as t:
+            got = f()
+        top = [e for e in t.events if e["depth"] == 0]
+        assert top[-1]["plugin"] == "cpu", (name, top[-1]["line"])
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=1e-5, err_msg=name)
+    # Reduced dims that are not leading (or a strided input) go elsewhere, still right.
+    np.testing.assert_allclose(np.asarray(X.sum(1)), x.astype(np.float64).sum(1), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(X.transpose(0, 2).sum(2)), x.transpose(2, 1, 0).sum(2), rtol=1e-5)
