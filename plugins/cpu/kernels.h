@@ -17,6 +17,7 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
+axle_status register_conv_pool_max(const axle_registrar* r);
 axle_status register_copy(const axle_registrar* r);
 axle_status register_creation(const axle_registrar* r);
 axle_status register_reduction(const axle_registrar* r);

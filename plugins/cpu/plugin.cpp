@@ -63,8 +63,15 @@ axle_status register_plugin(const axle_registrar* r) {
   configure(r->host);
   describe();
   axle_status (*const families[])(const axle_registrar*) = {
-      &register_blas,      &register_nn,   &register_pointwise_unary, &register_pointwise_binary,
-      &register_conv_pool, &register_copy, &register_creation,        &register_reduction,
+      &register_blas,
+      &register_nn,
+      &register_pointwise_unary,
+      &register_pointwise_binary,
+      &register_conv_pool,
+      &register_conv_pool_max,
+      &register_copy,
+      &register_creation,
+      &register_reduction,
   };
   for (auto family : families)
     if (axle_status s = family(r)) return s;

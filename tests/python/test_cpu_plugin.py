@@ -152,3 +152,30 @@ def test_broadcast_operands_and_leading_sums_run_our_loops():
     # Reduced dims that are not leading (or a strided input) go elsewhere, still right.
     np.testing.assert_allclose(np.asarray(X.sum(1)), x.astype(np.float64).sum(1), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(X.transpose(0, 2).sum(2)), x.transpose(2, 1, 0).sum(2), rtol=1e-5)
+
+
+def test_max_pool_with_indices_and_its_backward_run_our_loops():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 9, 11)).astype(np.float32)
+    x[0, 0, :3, :3] = np.nan
+    x[1, 2] = -np.inf
+    X = axle.tensor(x).contiguous(memory_format=axle.channels_last)
+    args = ([3, 2], [2, 2], [1, 0], [2, 1], True)
+    with axle.trace() as t:
+        v, i = axle.nn.functional.max_pool2d_with_indices(X, *args)
+        g = axle.max_pool2d_with_indices_backward(axle.ones_like(v), X, *args, i)
+    assert [e["plugin"] for e in t.events if e["depth"] == 0][-1] == "cpu"
+    assert any(e["op"] == "max_pool2d_with_indices" and e["plugin"] == "cpu" for e in t.events)
+    tv, ti = torch.nn.functional.max_pool2d(torch.from_numpy(x), [3, 2], [2, 2], [1, 0], [2, 1], True,
+                                            return_indices=True)
+    np.testing.assert_array_equal(np.asarray(v), tv.numpy())
+    np.testing.assert_array_equal(np.asarray(i), ti.numpy())
+    tx = torch.from_numpy(x).requires_grad_()
+    torch.nn.functional.max_pool2d(tx, [3, 2], [2, 2], [1, 0], [2, 1], True).backward(torch.ones_like(tv))
+    np.testing.assert_array_equal(np.asarray(g), tx.grad.numpy())
+    # An index outside its plane: an error naming the op, never a write out of bounds.
+    bad = i.clone()
+    bad[0, 0, 0, 0] = 9 * 11
+    with pytest.raises(axle.AxleError):
+        axle.max_pool2d_with_indices_backward(axle.ones_like(v), X, *args, bad)
