@@ -13,17 +13,8 @@
 #include "kernels.h"
 
 namespace axle::cpu {
-namespace {
-
-using plugin::arg_bool;
-using plugin::arg_int;
-using plugin::arg_ints;
-using plugin::arg_is_none;
-using plugin::arg_tensor;
 
 int64_t at(const std::vector<int64_t>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; }
-
-bool channels_last(const Shape& s) { return s.ndim() >= 3 && s.strides[1] == 1 && s.dims[1] > 1; }
 
 dnnl::memory::desc any_like(const Shape& s) {
   dnnl::memory::data_type t;
@@ -31,14 +22,45 @@ dnnl::memory::desc any_like(const Shape& s) {
   return dnnl::memory::desc(dnnl::memory::dims(s.dims.begin(), s.dims.end()), t, dnnl::memory::format_tag::any);
 }
 
-// Runs `p` with its src/weights/dst in the layouts it chose, reordering the
-// user's tensors in and the result out where they differ.
-struct Arg {
-  int id;
-  dnnl::memory::desc user;
-  void* data;
-  bool output;
-};
+bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                   const std::vector<int64_t>& dilation, const Shape& src, const Shape& wei, const Shape& dst,
+                   bool transposed, ConvGeometry* g) {
+  const int64_t spatial = src.ndim() - 2;
+  if (stride.empty() || padding.empty() || dilation.empty()) return false;
+  for (int64_t d = 0; d < spatial; ++d) {
+    const int64_t s = at(stride, d), p = at(padding, d), dil = at(dilation, d);
+    const int64_t k = wei.dims[2 + d], i = src.dims[2 + d], o = dst.dims[2 + d];
+    const int64_t extent = (k - 1) * dil + 1;
+    const int64_t r = transposed ? (i - 1) * s - p + extent - o : (o - 1) * s + extent - i - p;
+    if (r < 0 || p < 0 || s < 1 || dil < 1) return false;
+    g->strides.push_back(s);
+    g->dilates.push_back(dil - 1);
+    g->pad_l.push_back(p);
+    g->pad_r.push_back(r);
+  }
+  return true;
+}
+
+Shape conv_weights(const Shape& wei, bool transposed, int64_t groups) {
+  Shape w = wei;
+  if (transposed) std::swap(w.dims[0], w.dims[1]), std::swap(w.strides[0], w.strides[1]);
+  if (groups > 1) {
+    // convolution: dim 0 (O) splits into G x O/G; transposed: dim 1 (I) does.
+    const int64_t split = transposed ? 1 : 0;
+    const int64_t per = w.dims[split] / groups;
+    if (transposed) {  // after the swap: dims [O/G, I, K]; I = G * I/G
+      w.dims[1] = per;
+      w.dims.insert(w.dims.begin(), groups);
+      w.strides.insert(w.strides.begin(), per * w.strides[1]);
+    } else {
+      w.dims[0] = per;
+      w.dims.insert(w.dims.begin(), groups);
+      w.strides.insert(w.strides.begin(), per * w.strides[0]);
+    }
+  }
+  return w;
+}
+
 void run_with_reorders(const std::string& key, const Primitive& p, const std::vector<Arg>& args) {
   std::vector<void*> ptrs;
   std::vector<std::pair<std::shared_ptr<const Primitive>, std::pair<void*, void*>>> after;
@@ -68,6 +90,16 @@ void run_with_reorders(const std::string& key, const Primitive& p, const std::ve
   }
 }
 
+namespace {
+
+using plugin::arg_bool;
+using plugin::arg_int;
+using plugin::arg_ints;
+using plugin::arg_is_none;
+using plugin::arg_tensor;
+
+bool channels_last(const Shape& s) { return s.ndim() >= 3 && s.strides[1] == 1 && s.dims[1] > 1; }
+
 // convolution.out(input, weight, bias?, stride, padding, dilation, transposed,
 //                 output_padding, groups, *, out)
 axle_status convolution(void*, const axle_kernel_call* c) {
@@ -85,37 +117,11 @@ axle_status convolution(void*, const axle_kernel_call* c) {
       bias = Shape::of(arg_tensor(c, 2));
       if (bias.dtype != src.dtype || bias.ndim() != 1 || bias.has_zero_stride()) return AXLE_DECLINED;
     }
-    const auto stride = arg_ints(c, 3), padding = arg_ints(c, 4), dilation = arg_ints(c, 5);
-    dnnl::memory::dims strides, dilates, pad_l, pad_r;
-    for (int64_t d = 0; d < spatial; ++d) {
-      const int64_t s = at(stride, d), p = at(padding, d), dil = at(dilation, d);
-      const int64_t k = wei.dims[2 + d], i = src.dims[2 + d], o = dst.dims[2 + d];
-      const int64_t extent = (k - 1) * dil + 1;
-      const int64_t r = transposed ? (i - 1) * s - p + extent - o : (o - 1) * s + extent - i - p;
-      if (r < 0 || p < 0) return AXLE_DECLINED;
-      strides.push_back(s);
-      dilates.push_back(dil - 1);
-      pad_l.push_back(p);
-      pad_r.push_back(r);
-    }
-    // Weights in oneDNN's logical order [G,] O, I, K...: torch's are [O, I/G, K...]
-    // (convolution) or [I, O/G, K...] (transposed).
-    Shape w = wei;
-    if (transposed) std::swap(w.dims[0], w.dims[1]), std::swap(w.strides[0], w.strides[1]);
-    if (groups > 1) {
-      // convolution: dim 0 (O) splits into G x O/G; transposed: dim 1 (I) does.
-      const int64_t split = transposed ? 1 : 0;
-      const int64_t per = w.dims[split] / groups;
-      if (transposed) {  // after the swap: dims [O/G, I, K]; I = G * I/G
-        w.dims[1] = per;
-        w.dims.insert(w.dims.begin(), groups);
-        w.strides.insert(w.strides.begin(), per * w.strides[1]);
-      } else {
-        w.dims[0] = per;
-        w.dims.insert(w.dims.begin(), groups);
-        w.strides.insert(w.strides.begin(), per * w.strides[0]);
-      }
-    }
+    ConvGeometry g;
+    if (!conv_geometry(arg_ints(c, 3), arg_ints(c, 4), arg_ints(c, 5), src, wei, dst, transposed, &g))
+      return AXLE_DECLINED;
+    const dnnl::memory::dims &strides = g.strides, &dilates = g.dilates, &pad_l = g.pad_l, &pad_r = g.pad_r;
+    const Shape w = conv_weights(wei, transposed, groups);
     const bool cl = channels_last(src) && channels_last(dst);
     Key key(transposed ? "deconvolution" : "convolution");
     key.add(src).add(wei).add(dst).add(groups).add(static_cast<int64_t>(has_bias));

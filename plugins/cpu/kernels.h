@@ -17,6 +17,7 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
+axle_status register_conv_pool_backward(const axle_registrar* r);
 axle_status register_conv_pool_max(const axle_registrar* r);
 axle_status register_copy(const axle_registrar* r);
 axle_status register_creation(const axle_registrar* r);
@@ -29,6 +30,31 @@ inline bool one_element(const axle_tensor_view& v) {
     if (v.sizes[d] > 1 && v.strides[d] != 0) return false;
   return true;
 }
+
+// ---- shared by the convolution kernels (conv_pool.cpp, conv_pool_backward.cpp)
+int64_t at(const std::vector<int64_t>& v, size_t i);  // v[i], or v[0] for a single value
+// The layout oneDNN picks ("any") for a tensor of s's sizes and dtype.
+dnnl::memory::desc any_like(const Shape& s);
+// oneDNN's strides, dilations (minus one) and left/right padding of a convolution
+// from torch's int lists; false for what oneDNN cannot express.
+struct ConvGeometry {
+  dnnl::memory::dims strides, dilates, pad_l, pad_r;
+};
+bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                   const std::vector<int64_t>& dilation, const Shape& src, const Shape& wei, const Shape& dst,
+                   bool transposed, ConvGeometry* g);
+// Weights in oneDNN's logical order [G,] O, I, K...: torch's are [O, I/G, K...]
+// (convolution) or [I, O/G, K...] (transposed).
+Shape conv_weights(const Shape& wei, bool transposed, int64_t groups);
+// Runs `p` with its arguments in the layouts it chose, reordering the user's
+// tensors in and the outputs out where they differ.
+struct Arg {
+  int id;
+  dnnl::memory::desc user;
+  void* data;
+  bool output;
+};
+void run_with_reorders(const std::string& key, const Primitive& p, const std::vector<Arg>& args);
 
 // dst = alpha * (a @ b) [+ bias] for float32 2-D operands with at most 2 rows
 // and K contiguous in a's rows and b's columns (blas_gemv.cpp); false (nothing

@@ -68,6 +68,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_pointwise_unary,
       &register_pointwise_binary,
       &register_conv_pool,
+      &register_conv_pool_backward,
       &register_conv_pool_max,
       &register_copy,
       &register_creation,

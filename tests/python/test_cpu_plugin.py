@@ -179,3 +179,26 @@ def test_max_pool_with_indices_and_its_backward_run_our_loops():
     bad[0, 0, 0, 0] = 9 * 11
     with pytest.raises(axle.AxleError):
         axle.max_pool2d_with_indices_backward(axle.ones_like(v), X, *args, bad)
+
+
+@pytest.mark.parametrize("mask", [[1, 1, 1], [0, 1, 1], [1, 0, 0], [1, 1, 0]])
+def test_convolution_backward_runs_onednn_backward_primitives(mask):
+    # Groups, stride, padding, dilation, and a 1-d case; outputs the mask leaves
+    # out are None as torch's. The bias gradient alone goes to the composite.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    for xs, ws, gs, st, pad, dil, groups in [((4, 6, 9, 9), (8, 3, 3, 3), (4, 8, 5, 3), [2, 2], [1, 0], [1, 2], 2),
+                                             ((2, 5, 11), (4, 5, 3), (2, 4, 9), [1], [0], [1], 1)]:
+        x, w, gy = (rng.standard_normal(s).astype(np.float32) for s in (xs, ws, gs))
+        args = (axle.tensor(gy), axle.tensor(x), axle.tensor(w), [ws[0]], st, pad, dil, False, [0], groups)
+        with axle.trace() as t:
+            got = axle.convolution_backward(*args, mask)
+        assert [e for e in t.events if e["depth"] == 0][-1]["plugin"] == "cpu"
+        want = torch.ops.aten.convolution_backward(torch.from_numpy(gy), torch.from_numpy(x), torch.from_numpy(w),
+                                                   [ws[0]], st, pad, dil, False, [0] * (len(xs) - 2), groups,
+                                                   [bool(m) for m in mask])
+        for g, t_, m in zip(got, want, mask):
+            if not m:
+                assert g is None
+                continue
+            np.testing.assert_allclose(np.asarray(g), t_.numpy(), rtol=1e-5, atol=1e-4)

@@ -114,6 +114,10 @@ void convolution_backward_shape(ShapeContext& c) {
   check_convolution_backward(c.op, gy, x, w, c.args);
   const IntList bias = c.arg(3).is_none() ? IntList{0} : c.arg(3).int_list();
   c.outputs = {{x.sizes(), x.dtype()}, {w.sizes(), w.dtype()}, {bias, gy.dtype()}};
+  // An output the mask leaves out is not allocated: a kernel sees it with no
+  // data and leaves it so (undefined, as the composite returns it).
+  for (size_t i = 0; i < 3; ++i)
+    if (!wanted(c.arg(10), i)) c.outputs[i].data_dependent = true;
 }
 
 // ---------------------------------------------------------------- pooling
