@@ -25,13 +25,26 @@ AutogradMeta& ensure_meta(const Tensor& t) {
   return *slot;
 }
 
+void refresh_view(const Tensor& t, AutogradMeta& m) {
+  if (!m.is_view || t._version() == m.view_version) return;
+  // The base (or another view of it) was written in place since this view's
+  // history was made: the view now reads the base's new values.
+  if (!m.base.defined())
+    throw NotImplementedError(
+        detail::concat("a view of a tensor that requires grad is used after its base was "
+                       "modified in place (",
+                       t.toString(), "): take the view again after the in-place operation"));
+  if (requires_grad(m.base)) {
+    m.grad_fn = make_view_node(m.base, t);
+    m.output_nr = 0;
+    m.requires_grad = false;
+  }
+  m.view_version = t._version();
+}
+
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta& m = ensure_meta(t);
-  if (m.is_view && t._version() != m.view_version)
-    throw NotImplementedError(detail::concat(
-        "a view of a tensor that requires grad is used after its base was modified in place (", t.toString(),
-        "); axle does not yet rebase a view's history onto its base as torch does: take the view again "
-        "after the in-place operation"));
+  refresh_view(t, m);
   if (m.grad_fn) return {m.grad_fn, m.output_nr};
   std::shared_ptr<Node> acc = m.accumulator.lock();
   if (!acc) {

@@ -30,24 +30,34 @@ bool writes(const OpEntry& op, size_t i) {
   return std::find(op.written.begin(), op.written.end(), i) != op.written.end();
 }
 
-// torch's checks before an in-place write of `t` by a recorded call.
-void check_inplace(const OpEntry& op, const Tensor& t) {
+// torch's checks before an in-place write of `t` by a recorded call; true
+// when t is a view whose base's history the write rebases (CopySlices).
+bool check_inplace(const OpEntry& op, const Tensor& t) {
   const AutogradMeta* m = meta_of(t);
   if (m && m->requires_grad && !m->grad_fn)
     throw AutogradError(detail::concat(op.name,
                                        ": a leaf Variable that requires grad is being used in an in-place "
                                        "operation."));
-  if (m && m->is_view)
-    throw NotImplementedError(
-        detail::concat(op.name,
-                       ": an in-place operation on a view of a tensor that requires grad is not supported yet (torch "
-                       "rebases the view's history onto its base); write the base, or clone the view first"));
+  if (m && m->is_view && m->base.defined()) {
+    const AutogradMeta* b = meta_of(m->base);
+    if (b && b->requires_grad && !b->grad_fn)
+      throw AutogradError(detail::concat(op.name,
+                                         ": a view of a leaf Variable that requires grad is being used in an "
+                                         "in-place operation."));
+    if (requires_grad(m->base) && !requires_grad(t))
+      throw AutogradError(detail::concat(op.name,
+                                         ": a view was created in no_grad mode (or with its base not requiring "
+                                         "grad) and is being modified in-place with grad mode enabled; take the "
+                                         "view again with grad mode on"));
+    return true;
+  }
   if (!requires_grad(t) && t.storage().use_count() > 1)
     throw NotImplementedError(
         detail::concat(op.name,
-                       ": an in-place operation would make a tensor that shares its storage with others (a view) "
-                       "require grad; axle does not yet track such views' bases (torch's CopySlices): write a fresh "
-                       "tensor instead (e.g. build it with cat or stack)"));
+                       ": an in-place operation would make a tensor that shares its storage with views made "
+                       "with grad mode off require grad; take the views with grad mode on, or write a fresh tensor "
+                       "(e.g. build it with cat or stack)"));
+  return false;
 }
 
 Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
@@ -71,7 +81,9 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     return detail::dispatch_below_autograd(op, args, nullptr);
   }
   if (!d.vjp) throw NotImplementedError(detail::concat("the derivative for '", op.name, "' is not implemented."));
-  for (size_t i : op.written) check_inplace(op, args[i].tensor());
+  int rebased_arg = -1;  // a written view whose base's history the call rebases
+  for (size_t i : op.written)
+    if (check_inplace(op, args[i].tensor())) rebased_arg = static_cast<int>(i);
 
   auto node = std::make_shared<OpNode>(op, d);
   // Edges (taken before an in-place call replaces self's history) and metadata.
@@ -137,11 +149,20 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     // its history (making this node its grad_fn would tie a cycle through the
     // node's edge back to the tensor).
     if (returned_input && !inplace) continue;
+    if (inplace && rebased_arg >= 0 && args[static_cast<size_t>(rebased_arg)].tensor().is_same(t)) {
+      rebase_history(t, node, static_cast<size_t>(node->first_slot_[static_cast<size_t>(rebased_arg)]));
+      continue;
+    }
     set_history(t, node, static_cast<uint32_t>(j));
     if (view && !inplace) {
       AutogradMeta& m = ensure_meta(t);
       m.is_view = true;
       m.view_version = t._version();
+      for (const Value& v : args)
+        if (v.is_tensor() && v.tensor().defined() && v.tensor().storage() == t.storage()) {
+          m.base = root_base(v.tensor());
+          break;
+        }
     }
   }
   for (size_t j = 0; j < outputs.size() && j < 16; ++j)
@@ -156,67 +177,17 @@ bool autograd_hook(const OpEntry& op, Stack& args, const std::vector<Tensor>* ou
   return true;
 }
 
-// ---------------------------------------------------------------- views made by the core
-// A view made with make_view (Tensor::view, permute, select, ... called
-// directly, indexing): its gradient lands in the base's positions of the
-// storage (torch's AsStridedBackward). Dispatched view ops have formulas of
-// their own and record above this.
-class ViewNode final : public Node {
- public:
-  ViewNode(const Tensor& base, const Tensor& view)
-      : base_sizes_(base.sizes()),
-        base_strides_(base.strides()),
-        base_offset_(base.storage_offset()),
-        view_sizes_(view.sizes()),
-        view_strides_(view.strides()),
-        view_offset_(view.storage_offset()) {
-    next_.push_back(gradient_edge(base));
-    outputs_.push_back({view.sizes(), view.dtype(), view.device()});
-  }
-  std::string name() const override { return "AsStridedBackward0"; }
-  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
-    Tensor g = std::move(grads.at(0));
-    if (!g.defined()) return {Tensor()};
-    // Broadcast dimensions (stride 0) sum into one position.
-    IntList sizes = view_sizes_;
-    IntList dims;
-    for (size_t d = 0; d < sizes.size(); ++d)
-      if (view_strides_[d] == 0 && sizes[d] > 1) {
-        dims.push_back(static_cast<int64_t>(d));
-        sizes[d] = 1;
-      }
-    if (!dims.empty()) g = sum(g, dims, true);
-    int64_t lo = base_offset_, hi = base_offset_;
-    for (size_t d = 0; d < base_sizes_.size(); ++d) {
-      if (base_sizes_[d] == 0) return {zeros(base_sizes_, TensorOptions().dtype(g.dtype()).device(g.device()))};
-      const int64_t span = (base_sizes_[d] - 1) * base_strides_[d];
-      (span < 0 ? lo : hi) += span;
-    }
-    Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
-    as_strided(buffer, sizes, view_strides_, view_offset_ - lo).copy_(g);
-    // A broadcast base (stride 0) reads each position several times: each of
-    // its elements gets an equal share, which its own expand sums back.
-    int64_t repeats = 1;
-    for (size_t d = 0; d < base_sizes_.size(); ++d)
-      if (base_strides_[d] == 0) repeats *= base_sizes_[d];
-    if (repeats > 1) buffer = buffer / scalar_to_tensor(Scalar(static_cast<double>(repeats)));
-    return {as_strided(buffer, base_sizes_, base_strides_, base_offset_ - lo)};
-  }
-
- private:
-  IntList base_sizes_, base_strides_;
-  int64_t base_offset_;
-  IntList view_sizes_, view_strides_;
-  int64_t view_offset_;
-};
-
+// Every view made with grad mode on remembers its root base (an in-place
+// write through it rebases the base's history); one of a base that requires
+// grad gets a view node as its grad_fn.
 Tensor view_hook(const Tensor& base, Tensor view) {
-  if (!is_grad_enabled() || !requires_grad(base) || !differentiable(base.dtype())) return view;
-  auto node = std::make_shared<ViewNode>(base, view);
-  set_history(view, node, 0);
+  if (!is_grad_enabled() || !differentiable(base.dtype())) return view;
+  const Tensor& root = root_base(base);
+  if (requires_grad(base)) set_history(view, make_view_node(base, view), 0);
   AutogradMeta& m = ensure_meta(view);
   m.is_view = true;
   m.view_version = view._version();
+  m.base = root;
   return view;
 }
 

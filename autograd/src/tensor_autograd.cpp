@@ -50,14 +50,13 @@ void Tensor::set_grad(const Tensor& g) {
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  const AutogradMeta* m = meta_of(*this);
-  return m ? m->grad_fn : nullptr;
+  AutogradMeta* m = meta_of(*this);
+  if (!m) return nullptr;
+  autograd::refresh_view(*this, *m);
+  return m->grad_fn;
 }
 
-bool Tensor::is_leaf() const {
-  const AutogradMeta* m = meta_of(*this);
-  return !m || !m->grad_fn;
-}
+bool Tensor::is_leaf() const { return grad_fn() == nullptr; }
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph) const {
   autograd::backward({*this}, {gradient}, retain_graph, create_graph);

@@ -85,8 +85,8 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
   impl->strides = std::move(strides);
   impl->storage_offset = offset;
   impl->dtype = base.dtype();
-  if (base.unsafe_impl().autograd) [[unlikely]]
-    if (detail::ViewHook hook = g_view_hook.load(std::memory_order_acquire)) return hook(base, Tensor(std::move(impl)));
+  if (detail::ViewHook hook = g_view_hook.load(std::memory_order_acquire)) [[unlikely]]
+    return hook(base, Tensor(std::move(impl)));
   return Tensor(std::move(impl));
 }
 

@@ -39,6 +39,25 @@ TEST_CASE("backward of a small expression, as libtorch") {
   }
 }
 
+TEST_CASE("writes through views rebase the base's history (CopySlices), as libtorch") {
+  // out[0] = 2y; out[1].slice(0, 1) *= y[0:2]: d/dy of sum(out * c), c = [[1,2,3],[4,5,6]].
+  Tensor y = arange(1, 4, 1, kF64).requires_grad_();
+  Tensor out = zeros({2, 3}, kF64);
+  out.select(0, 0).copy_(y * 2);
+  out.select(0, 1).fill_(1.0);
+  Tensor part = out.select(0, 1).slice(0, 1);
+  part.mul_(y.slice(0, 0, 2));
+  REQUIRE(out.grad_fn() != nullptr);
+  CHECK(out.grad_fn()->name() == "CopySlices");
+  CHECK(part.grad_fn()->name() == "AsStridedBackward0");
+  sum(out * arange(1, 7, 1, kF64).view({2, 3})).backward();
+  // out[0] = 2y -> 2 * [1, 2, 3]; out[1][1:] = y[0:2] -> [5, 6] on y[0], y[1].
+  CHECK(values(y.grad()) == std::vector<double>{2 + 5, 4 + 6, 6});
+  // The view of a leaf that requires grad is refused, as torch.
+  Tensor first = y.slice(0, 0, 1);
+  CHECK_THROWS_AS(first.mul_(full({1}, 2.0, kF64)), AutogradError);
+}
+
 TEST_CASE("NoGradGuard and autograd::grad with create_graph") {
   Tensor x = full({2}, 3.0, kF64).requires_grad_();
   {

@@ -263,24 +263,59 @@ def test_views_of_tensors_that_require_grad():
     np.testing.assert_allclose(np_(x.grad), tx.grad.numpy())
 
 
-def test_in_place_on_a_view_is_not_supported_yet():
-    x = leaf([1.0, 2.0])
-    y = x * 1
-    v = y[0:1]
-    with pytest.raises(NotImplementedError, match="view"):
-        v.mul_(2)
-    base = axle.zeros(2, dtype=axle.float64)
-    with pytest.raises(NotImplementedError, match="shares its storage"):
-        base[0:1].copy_(x[0:1] * 2)
+def both(fn):
+    """fn(L) with L = axle and L = torch; returns both results."""
+    return fn(axle), fn(torch)
 
 
-def test_a_view_used_after_its_base_changed_in_place_is_refused():
+def test_assigning_into_slices_of_a_buffer_records_copy_slices():
+    # out[i] = y: the buffer's history becomes CopySlices (torch's rebase).
+    def f(L):
+        y = L.tensor([1.0, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        out = L.zeros(2, 3, dtype=L.float64)
+        out[0] = y * 2
+        out[1, 1:] = y[:2] * y[:2]
+        out[1, 0] = 7.0  # a constant written over part of it
+        (out * L.tensor([[1.0, 2, 3], [4, 5, 6]], dtype=L.float64)).sum().backward()
+        name = out.grad_fn.name() if L is axle else type(out.grad_fn).__name__
+        return y.grad.tolist(), name, out.requires_grad, out.is_leaf
+    assert both(f)[0] == both(f)[1]
+
+
+def test_in_place_ops_on_views_of_non_leaves():
+    def f(L):
+        x = L.tensor([[1.0, -2.0], [3.0, 4.0]], dtype=L.float64, requires_grad=True)
+        a = x * 1
+        a[0].mul_(3)
+        v = a.t()[1]  # a view of a view: the root base's history is rebased
+        v.add_(x[0])
+        a[:, 1].relu_()  # saves its output: nothing may write it afterwards
+        (a * L.tensor([[1.0, 2], [3, 4]], dtype=L.float64)).sum().backward()
+        return x.grad.tolist()
+    got, want = both(f)
+    np.testing.assert_allclose(got, want)
+
+
+def test_a_view_taken_before_its_base_changed_in_place_follows_the_base():
+    def f(L):
+        x = L.tensor([1.0, 2.0, 3.0, 4.0], dtype=L.float64, requires_grad=True)
+        a = x * 2
+        v = a[1:3]
+        a.mul_(x)  # the view now reads 2 * x * x
+        (v * L.tensor([1.0, 10.0], dtype=L.float64)).sum().backward()
+        return x.grad.tolist(), v.is_leaf, v.requires_grad
+    assert both(f)[0] == both(f)[1]
+
+
+def test_in_place_through_views_refused_as_torch_refuses():
     x = leaf([1.0, 2.0])
+    with pytest.raises(axle.AutogradError, match="view of a leaf Variable"):
+        x[0:1].mul_(2)
     y = x * 1
-    v = y[0:1]
-    y.mul_(2)
-    with pytest.raises(NotImplementedError, match="after its base was modified in place"):
-        (v * 1).sum().backward()
+    r = y[1:].relu_()
+    y[1:].mul_(2)  # relu_ saved its output, which this overwrote: refused at backward, as torch
+    with pytest.raises(axle.AutogradError, match="modified by an inplace operation"):
+        r.sum().backward()
 
 
 def test_a_fresh_tensor_filled_in_place_takes_history():

@@ -108,10 +108,13 @@ struct AXLE_API AutogradMeta {
   std::weak_ptr<Node> accumulator;
   bool retains_grad = false;
   std::vector<Hook> leaf_hooks;  // leaves: run before accumulation
-  // A view made while recording: its base's storage version when it was made
-  // (a later in-place change of the base makes the view's history stale).
+  // A view made while grad mode is on: its root base (the tensor it and the
+  // views it came from view), and the storage version its history was made
+  // at (a later in-place change of the base makes that history stale: the
+  // next use makes it again from the base's).
   bool is_view = false;
   uint32_t view_version = 0;
+  Tensor base;
   ~AutogradMeta();
 };
 

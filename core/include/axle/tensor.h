@@ -217,8 +217,9 @@ AXLE_API IntList infer_view_shape(const IntList& shape, int64_t numel, const cha
 AXLE_API Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
 
 namespace detail {
-// Set once by the autograd layer at start: make_view hands it the views of
-// tensors that have autograd state.
+// Set once by the autograd layer when it activates (a tensor first requires
+// grad): from then on make_view hands it every view (it keeps the views made
+// in grad mode tied to their base). Before, views cost nothing extra.
 using ViewHook = Tensor (*)(const Tensor& base, Tensor view);
 AXLE_API void set_view_hook(ViewHook hook);
 }  // namespace detail

@@ -1,0 +1,142 @@
+// Views and in-place writes through them (torch's view + in-place rebase).
+//
+// A view made while grad mode is on remembers its root base (AutogradMeta::base).
+// Its gradient lands in the base's positions of the storage: a ViewNode
+// (torch's AsStridedBackward0) is its grad_fn when the base requires grad.
+//
+// An in-place op on a view rewrites part of the base, so the base's history
+// changes: CopySlices becomes the base's grad_fn. It takes the gradient of the
+// whole base, runs the in-place op's node on the view's part of it, puts the
+// gradient for the view's old values back into that part and passes the rest
+// to the base's previous history; the op's other inputs get theirs as usual.
+// The view's grad_fn becomes a ViewNode of the updated base. A view whose base
+// was written in place after it was made gets a fresh ViewNode when it is used
+// next (its version tells), as torch regenerates it.
+#include "internal.h"
+
+namespace axle::autograd {
+
+namespace {
+
+// The element span [lo, hi] a view geometry reaches in its storage; false when
+// a size is 0 (nothing reached).
+bool span(const IntList& sizes, const IntList& strides, int64_t offset, int64_t* lo, int64_t* hi) {
+  *lo = *hi = offset;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) return false;
+    const int64_t reach = (sizes[d] - 1) * strides[d];
+    (reach < 0 ? *lo : *hi) += reach;
+  }
+  return true;
+}
+
+struct Geometry {
+  IntList sizes, strides;
+  int64_t offset = 0;
+  explicit Geometry(const Tensor& t) : sizes(t.sizes()), strides(t.strides()), offset(t.storage_offset()) {}
+};
+
+class ViewNode final : public Node {
+ public:
+  ViewNode(const Tensor& base, const Tensor& view) : base_(base), view_(view) {
+    next_.push_back(gradient_edge(base));
+    outputs_.push_back({view.sizes(), view.dtype(), view.device()});
+  }
+  std::string name() const override { return "AsStridedBackward0"; }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
+    Tensor g = std::move(grads.at(0));
+    if (!g.defined()) return {Tensor()};
+    // Broadcast dimensions (stride 0) sum into one position.
+    IntList sizes = view_.sizes;
+    IntList dims;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      if (view_.strides[d] == 0 && sizes[d] > 1) {
+        dims.push_back(static_cast<int64_t>(d));
+        sizes[d] = 1;
+      }
+    if (!dims.empty()) g = sum(g, dims, true);
+    int64_t lo = 0, hi = 0;
+    if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi))
+      return {zeros(base_.sizes, TensorOptions().dtype(g.dtype()).device(g.device()))};
+    Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
+    as_strided(buffer, sizes, view_.strides, view_.offset - lo).copy_(g);
+    // A broadcast base (stride 0) reads each position several times: each of
+    // its elements gets an equal share, which its own expand sums back.
+    int64_t repeats = 1;
+    for (size_t d = 0; d < base_.sizes.size(); ++d)
+      if (base_.strides[d] == 0) repeats *= base_.sizes[d];
+    if (repeats > 1) buffer = buffer / scalar_to_tensor(Scalar(static_cast<double>(repeats)));
+    return {as_strided(buffer, base_.sizes, base_.strides, base_.offset - lo)};
+  }
+
+ private:
+  Geometry base_, view_;
+};
+
+class CopySlices final : public Node {
+ public:
+  // Before the base's history is replaced: `fn` recorded the in-place op on
+  // `view`, its input slot `self_slot` being the view.
+  CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn, size_t self_slot)
+      : base_(base), view_(view), fn_(std::move(fn)), self_slot_(self_slot) {
+    next_.push_back(requires_grad(base) ? gradient_edge(base) : Edge{});
+    for (size_t i = 0; i < fn_->next_edges().size(); ++i)
+      if (i != self_slot_) next_.push_back(fn_->next_edges()[i]);
+    outputs_.push_back({base.sizes(), base.dtype(), base.device()});
+  }
+  std::string name() const override { return "CopySlices"; }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
+    const Tensor g = std::move(grads.at(0));
+    std::vector<Tensor> out(next_.size());
+    if (!g.defined()) return out;
+    const TensorOptions options = TensorOptions().dtype(g.dtype()).device(g.device());
+    int64_t lo = 0, hi = 0;
+    if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi)) {
+      out[0] = zeros(base_.sizes, options);
+      return out;
+    }
+    // The base's gradient laid out as the base is, so the view's part of it
+    // is the view's geometry in the same buffer.
+    const Tensor buffer = zeros({hi - lo + 1}, options);
+    Tensor result = as_strided(buffer, base_.sizes, base_.strides, base_.offset - lo);
+    result.copy_(g);
+    Tensor part = as_strided(buffer, view_.sizes, view_.strides, view_.offset - lo);
+    std::vector<Tensor> res = fn_->apply({clone(part)});
+    if (self_slot_ < res.size() && res[self_slot_].defined())
+      part.copy_(res[self_slot_]);
+    else
+      part.zero_();
+    out[0] = result;
+    for (size_t i = 0, k = 1; i < res.size(); ++i)
+      if (i != self_slot_ && k < out.size()) out[k++] = std::move(res[i]);
+    return out;
+  }
+  void release() override { fn_->release(); }
+
+ private:
+  Geometry base_, view_;
+  std::shared_ptr<Node> fn_;
+  size_t self_slot_;
+};
+
+}  // namespace
+
+std::shared_ptr<Node> make_view_node(const Tensor& base, const Tensor& view) {
+  return std::make_shared<ViewNode>(base, view);
+}
+
+void rebase_history(const Tensor& view, const std::shared_ptr<Node>& fn, size_t self_slot) {
+  AutogradMeta& m = ensure_meta(view);
+  const Tensor base = m.base;
+  auto copy_slices = std::make_shared<CopySlices>(base, view, fn, self_slot);
+  set_history(base, copy_slices, 0);
+  set_history(view, make_view_node(base, view), 0);
+  m.view_version = view._version();
+}
+
+const Tensor& root_base(const Tensor& t) {
+  const AutogradMeta* m = meta_of(t);
+  return m && m->base.defined() ? m->base : t;
+}
+
+}  // namespace axle::autograd
