@@ -1,6 +1,10 @@
 // Micro-benchmark: ns per axle::add of two 1-element float32 tensors through the
 // dispatcher, against a direct call of the same reference kernel through the
-// plugin ABI (no dispatcher). Prints medians of repeated runs.
+// plugin ABI (no dispatcher), and the same add with one operand requiring grad
+// (recorded: a node per call). Prints medians of repeated runs.
+// Usage: bench_add [REPS] [plain|grad]. With `plain` or `grad` only that add
+// runs, for callgrind: `valgrind --tool=callgrind bench_add 1 plain` (or
+// `grad`), then inclusive axle::add / 200,000 calls.
 #include <axle/axle.h>
 #include <axle/plugin/axle_plugin.h>
 
@@ -46,8 +50,34 @@ axle_status cap_fallback(void*, const char*, axle_kernel_fn, void*, const char*)
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 15;
   const int iters = 200000;
-  const axle::Tensor a = axle::ones({1});
   const axle::Tensor b = axle::ones({1});
+  // Measured last: making a tensor require grad activates the autograd layer,
+  // and the plain add's figure is the path before that.
+  auto recorded_ns = [&] {
+    axle::Tensor leaf = axle::ones({1});
+    leaf.requires_grad_();
+    return median_ns(
+        [&] {
+          axle::Tensor c = axle::add(leaf, b);
+          (void)c;
+        },
+        reps, iters);
+  };
+  if (argc > 2 && std::string(argv[2]) == "grad") {
+    const double grad_ns = recorded_ns();
+    std::printf("%-44s %10.1f\n", "axle::add, one operand requiring grad", grad_ns);
+    std::printf("{\"axle_add_grad_ns\": %.1f}\n", grad_ns);
+    return 0;
+  }
+  const axle::Tensor a = axle::ones({1});
+  auto plain = [&] {
+    axle::Tensor c = axle::add(a, b);
+    (void)c;
+  };
+  if (argc > 2 && std::string(argv[2]) == "plain") {
+    std::printf("%-44s %10.1f\n", "axle::add through the dispatcher", median_ns(plain, reps, iters));
+    return 0;
+  }
   const double dispatch_ns = median_ns(
       [&] {
         axle::Tensor c = axle::add(a, b);
@@ -92,10 +122,13 @@ int main(int argc, char** argv) {
   call.outputs = &vz;
   call.host = &host;
   const double direct_ns = median_ns([&] { cap.add(cap.user_data, &call); }, reps, iters);
+  const double grad_ns = recorded_ns();
 
   std::printf("%-44s %10s %8s\n", "benchmark (1-element float32 add)", "ns/call", "ratio");
   std::printf("%-44s %10.1f %8.2f\n", "reference kernel, direct ABI call", direct_ns, 1.0);
   std::printf("%-44s %10.1f %8.2f\n", "axle::add through the dispatcher", dispatch_ns, dispatch_ns / direct_ns);
-  std::printf("{\"direct_ns\": %.1f, \"axle_add_ns\": %.1f}\n", direct_ns, dispatch_ns);
+  std::printf("%-44s %10.1f %8.2f\n", "axle::add, one operand requiring grad", grad_ns, grad_ns / direct_ns);
+  std::printf("{\"direct_ns\": %.1f, \"axle_add_ns\": %.1f, \"axle_add_grad_ns\": %.1f}\n", direct_ns, dispatch_ns,
+              grad_ns);
   return 0;
 }

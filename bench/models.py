@@ -37,8 +37,12 @@ warm-up and prints, per model and batch, where the time of one call went: the
 operators by total time with the kernel (plugin) that served them and how many
 calls took the host fallback. This is how a slow device row is explained.
 
+With --torch-python, the torch worker runs under that interpreter (scripts/bench
+passes its PyTorch 2.x virtualenv's); the table names the torch version.
+
 Usage:
   python3 bench/models.py [--threads 1,2] [--device cpu|cuda] [--train] [--json] [--pythonpath DIR]
+                          [--torch-python PYTHON]
   python3 bench/models.py --profile [--device cpu|cuda] [--train] [--pythonpath DIR]
   python3 bench/models.py --worker {torch|axle} --threads N --device D [--train] --weights W.npz --out R.npz
 """
@@ -207,6 +211,7 @@ def worker(lib, threads, device, weights_path, out_path, train=False):
                     result[f"{model}.{b}.out"] = np.array(fn().cpu().numpy())
                 result[f"{model}.{b}.sec"] = np.float64(
                     time_forward(fn, MODEL_BUDGET_S / len(BATCHES), sync))
+    result["version"] = np.array(L.__version__ if lib == "torch" else "axle")
     np.savez(out_path, **result)
 
 
@@ -265,13 +270,14 @@ def thread_env(threads):
     return {k: str(threads) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
-def run_worker(lib, threads, device, weights, pythonpath, tmp, train=False):
+def run_worker(lib, threads, device, weights, pythonpath, tmp, train=False, torch_python=None):
     out = os.path.join(tmp, f"{lib}-{threads}.npz")
     env = dict(os.environ, **thread_env(threads))
     if lib == "axle":
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, env.get("PYTHONPATH")]))
         env["AXLE_PLUGIN_PATH"] = ""
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", lib,
+    python = torch_python if lib == "torch" and torch_python else sys.executable
+    cmd = [python, os.path.abspath(__file__), "--worker", lib,
            "--threads", str(threads), "--device", device, "--weights", weights, "--out", out] + (
                ["--train"] if train else [])
     res = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -287,13 +293,16 @@ def compare(a, t):
     return float(np.max(np.abs(a - t))), bool(np.allclose(a, t, rtol=1e-3, atol=1e-4))
 
 
-def driver(threads_list, device, as_json, pythonpath, train=False):
+def driver(threads_list, device, as_json, pythonpath, train=False, torch_python=None):
     rows = []
+    torch_version = "?"
     with tempfile.TemporaryDirectory() as tmp:
         weights = os.path.join(tmp, "weights.npz")
         np.savez(weights, **make_weights())
         for n in threads_list:
-            res = {lib: run_worker(lib, n, device, weights, pythonpath, tmp, train) for lib in ("torch", "axle")}
+            res = {lib: run_worker(lib, n, device, weights, pythonpath, tmp, train, torch_python)
+                   for lib in ("torch", "axle")}
+            torch_version = str(res["torch"]["version"])
             for model in MODELS:
                 for b in BATCHES:
                     t_s = float(res["torch"][f"{model}.{b}.sec"])
@@ -303,7 +312,8 @@ def driver(threads_list, device, as_json, pythonpath, train=False):
                         gdiff, gok = compare(res["axle"][f"{model}.{b}.grad"], res["torch"][f"{model}.{b}.grad"])
                         diff, ok = max(diff, gdiff), ok and gok
                     target = 0.8 if b == 1 and device == "cpu" else 1.0
-                    rows.append(dict(model=model + ("+bwd" if train else ""), batch=b, threads=n, device=device, torch_ms=t_s * 1e3,
+                    rows.append(dict(model=model + ("+bwd" if train else ""), batch=b, threads=n, device=device,
+                                     torch=torch_version, torch_ms=t_s * 1e3,
                                      axle_ms=a_s * 1e3, ratio=a_s / t_s, target=target,
                                      met=a_s / t_s <= target, max_abs_diff=diff, match=ok))
     if as_json:
@@ -311,6 +321,7 @@ def driver(threads_list, device, as_json, pythonpath, train=False):
         return
     head = "%-12s %5s %7s %10s %10s %7s %7s %4s %12s" % (
         "model", "batch", "threads", "torch ms", "axle ms", "ratio", "target", "met", "max|diff|")
+    print(f"torch {torch_version} ({'forward + backward' if train else 'forward'}, {device})")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -334,6 +345,8 @@ def main():
                     default=os.path.normpath(os.path.join(HERE, "..", "build", "bindings", "python")),
                     help="directory holding the axle package (prepended to PYTHONPATH)")
     ap.add_argument("--profile", action="store_true", help="axle only: where one call's time goes, per op")
+    ap.add_argument("--torch-python", help="the interpreter whose torch the torch worker runs (e.g. a virtualenv's "
+                                           "with PyTorch 2.x); default: this one")
     args = ap.parse_args()
     if args.profile:
         sys.path.insert(0, args.pythonpath)
@@ -343,7 +356,8 @@ def main():
             ap.error("--worker needs --weights and --out")
         worker(args.worker, int(args.threads), args.device, args.weights, args.out, args.train)
     else:
-        driver([int(n) for n in args.threads.split(",")], args.device, args.json, args.pythonpath, args.train)
+        driver([int(n) for n in args.threads.split(",")], args.device, args.json, args.pythonpath, args.train,
+               args.torch_python)
 
 
 if __name__ == "__main__":

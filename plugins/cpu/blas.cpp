@@ -6,6 +6,9 @@
 // next plugin.
 #include "kernels.h"
 
+#include <cstring>
+#include <vector>
+
 namespace axle::cpu {
 namespace {
 
@@ -20,13 +23,39 @@ bool matrix_ok(const Shape& s) {
   return true;
 }
 
+// A dense row-major copy of `s` in the thread's workspace `slot`: an operand
+// whose matrix dims are broadcast (stride 0, as sum()'s gradient is), which
+// oneDNN's matmul cannot describe. Elements are copied bytewise per element.
+Shape dense_copy(const Shape& s, int slot) {
+  const size_t esize = plugin::dtype_size(s.dtype);
+  const int64_t n = s.numel();
+  Shape d = s;
+  d.data = workspace(slot, static_cast<size_t>(n) * esize);
+  int64_t step = 1;
+  for (int64_t i = s.ndim() - 1; i >= 0; --i) d.strides[i] = step, step *= s.dims[i];
+  std::vector<int64_t> index(static_cast<size_t>(s.ndim()), 0);
+  const char* src = static_cast<const char*>(s.data);
+  char* out = static_cast<char*>(d.data);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t off = 0;
+    for (int64_t i = 0; i < s.ndim(); ++i) off += index[static_cast<size_t>(i)] * s.strides[i];
+    std::memcpy(out + e * static_cast<int64_t>(esize), src + off * static_cast<int64_t>(esize), esize);
+    for (int64_t i = s.ndim() - 1; i >= 0 && ++index[static_cast<size_t>(i)] == s.dims[i]; --i)
+      index[static_cast<size_t>(i)] = 0;
+  }
+  return d;
+}
+
 // dst = alpha * (a @ b) [+ bias]; a, b, dst (and bias) of equal rank >= 2.
 axle_status run(const axle_kernel_call* c, Shape a, Shape b, const Shape* bias_in, Shape dst, double alpha) {
   if (!is_f32_or_bf16(a.dtype) || a.dtype != b.dtype || dst.dtype != a.dtype)
     return plugin::decline(c, "oneDNN matmul here: float32 or bfloat16 operands of one dtype only");
   const int64_t k = a.dims.back();
-  if (dst.numel() == 0 || k == 0 || !matrix_ok(a) || !matrix_ok(b) || !matrix_ok(dst) || dst.has_zero_stride())
+  if (dst.numel() == 0 || k == 0 || !matrix_ok(dst) || dst.has_zero_stride())
     return plugin::decline(c, "empty, or a layout oneDNN matmul cannot describe (strides, broadcast output)");
+  // Broadcast matrices are copied dense (slots 4 and 5: the reorders use 1-3).
+  if (!matrix_ok(a)) a = dense_copy(a, 4);
+  if (!matrix_ok(b)) b = dense_copy(b, 5);
   a.unexpand();
   b.unexpand();
   Shape bias;
@@ -37,7 +66,10 @@ axle_status run(const axle_kernel_call* c, Shape a, Shape b, const Shape* bias_i
   }
   // A few rows against a K-contiguous weight: our dot products beat oneDNN's
   // per-call repacking (blas_gemv.cpp).
-  if (small_m_product(a, b, bias_in ? &bias : nullptr, dst, alpha)) return AXLE_OK;
+  const Shape* bias_ptr = bias_in ? &bias : nullptr;
+  if (small_m_product(a, b, bias_ptr, dst, alpha) || row_major_small_m_product(a, b, bias_ptr, dst, alpha) ||
+      outer_product(a, b, bias_ptr, dst, alpha))
+    return AXLE_OK;
   Key key("matmul");
   key.add(a).add(b).add(dst).add(alpha).add(static_cast<int64_t>(bias_in != nullptr));
   if (bias_in) key.add(bias);

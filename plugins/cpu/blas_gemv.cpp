@@ -8,11 +8,17 @@
 // (1 / 2 threads): 1x4096x128 37 / 23 us vs 141 / 96; 1x1024x1024 75 / 46 vs
 // 176 / 97; 2x2048x512 126 / 66 vs 329 / 143; at 4 rows oneDNN wins (200 / 111
 // vs 257 / 135 us for 4x512x2048), so 3 rows and more stay with it.
+//
+// What the backward pass of linear at batch 1 or 2 adds: the input gradient
+// g @ W with W row-major (N contiguous): rows of W scaled and summed into
+// double accumulators, one pass over W (row_major_small_m_product); and the
+// weight gradient g^T @ x, an outer product when K = 1 (outer_product).
 #include "kernels.h"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace axle::cpu {
 namespace {
@@ -41,7 +47,73 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) float dot1(const fl
   return s;
 }
 
+// acc[j] += x * w[j] for j < n.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy_double(double x, const float* __restrict w,
+                                                                              int64_t n, double* __restrict acc) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) acc[j] += x * static_cast<double>(w[j]);
+}
+
+// y[j] = s * w[j] for j < n.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void scale_row(float s, const float* __restrict w,
+                                                                            int64_t n, float* __restrict y) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) y[j] = s * w[j];
+}
+
+// Splits [0, n) into per-thread ranges of multiples of `align` and runs fn on each.
+template <typename Fn>
+void split_columns(int64_t n, int threads, int64_t align, Fn&& fn) {
+  if (threads <= 1) {
+    fn(int64_t{0}, n);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t chunk = (n + nt - 1) / nt / align * align + align;
+    const int64_t n0 = std::min(n, t * chunk), n1 = std::min(n, n0 + chunk);
+    if (n0 < n1) fn(n0, n1);
+  }
+}
+
 }  // namespace
+
+bool row_major_small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha) {
+  if (a.dtype != AXLE_DTYPE_FLOAT32 || a.ndim() != 2 || b.ndim() != 2 || dst.ndim() != 2 || bias) return false;
+  const int64_t m = a.dims[0], k = a.dims[1], n = b.dims[1];
+  if (m > 2 || k < 64 || n < 16 || b.strides[1] != 1 || b.strides[0] < n || dst.strides[1] != 1) return false;
+  const auto* pa = static_cast<const float*>(a.data);
+  const auto* pb = static_cast<const float*>(b.data);
+  auto* pd = static_cast<float*>(dst.data);
+  const int threads = m * n * k >= (int64_t{1} << 18) ? std::min<int64_t>(thread_count(), n / 16) : 1;
+  split_columns(n, threads, 16, [&](int64_t n0, int64_t n1) {
+    std::vector<double> acc(static_cast<size_t>(n1 - n0));
+    for (int64_t r = 0; r < m; ++r) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (int64_t i = 0; i < k; ++i)
+        axpy_double(pa[r * a.strides[0] + i * a.strides[1]], pb + i * b.strides[0] + n0, n1 - n0, acc.data());
+      float* y = pd + r * dst.strides[0];
+      for (int64_t j = n0; j < n1; ++j) y[j] = static_cast<float>(alpha * acc[static_cast<size_t>(j - n0)]);
+    }
+  });
+  return true;
+}
+
+bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha) {
+  if (a.dtype != AXLE_DTYPE_FLOAT32 || a.ndim() != 2 || b.ndim() != 2 || dst.ndim() != 2 || bias) return false;
+  const int64_t m = a.dims[0], n = b.dims[1];
+  if (a.dims[1] != 1 || n < 16 || (b.strides[1] != 1 && n > 1) || dst.strides[1] != 1) return false;
+  const auto* pa = static_cast<const float*>(a.data);
+  const auto* pb = static_cast<const float*>(b.data);
+  auto* pd = static_cast<float*>(dst.data);
+  const float scale = static_cast<float>(alpha);
+  const int threads = m * n >= (int64_t{1} << 16) ? std::min<int64_t>(thread_count(), m) : 1;
+  split_columns(m, threads, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) scale_row(scale * pa[r * a.strides[0]], pb, n, pd + r * dst.strides[0]);
+  });
+  return true;
+}
 
 bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha) {
   if (a.dtype != AXLE_DTYPE_FLOAT32 || a.ndim() != 2 || b.ndim() != 2 || dst.ndim() != 2) return false;

@@ -60,5 +60,9 @@ void run_with_reorders(const std::string& key, const Primitive& p, const std::ve
 // and K contiguous in a's rows and b's columns (blas_gemv.cpp); false (nothing
 // written) for anything else.
 bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+// The same with b row-major (N contiguous: g @ W in linear's backward), no
+// bias, accumulating in double; and the outer product of a K = 1 product.
+bool row_major_small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 
 }  // namespace axle::cpu

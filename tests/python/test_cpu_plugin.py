@@ -202,3 +202,24 @@ def test_convolution_backward_runs_onednn_backward_primitives(mask):
                 assert g is None
                 continue
             np.testing.assert_allclose(np.asarray(g), t_.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_linear_backward_products_at_batch_one_run_our_loops():
+    # g @ W with W row-major (the input gradient) and g^T @ x with K = 1 (the
+    # weight gradient): our loops, values as numpy's in float64.
+    rng = np.random.default_rng(5)
+    for m, k, n in ((1, 1024, 784), (2, 300, 70)):
+        g = rng.standard_normal((m, k)).astype(np.float32)
+        w = rng.standard_normal((k, n)).astype(np.float32)
+        with axle.trace() as t:
+            got = axle.mm(axle.tensor(g), axle.tensor(w))
+        assert t.events[-1]["plugin"] == "cpu"
+        np.testing.assert_allclose(np.asarray(got), g.astype(np.float64) @ w, rtol=1e-5, atol=1e-4)
+    col = rng.standard_normal((1024, 1)).astype(np.float32)
+    row = rng.standard_normal((1, 784)).astype(np.float32)
+    with axle.trace() as t:
+        outer = axle.mm(axle.tensor(col), axle.tensor(row))
+        scaled = axle.addmm(axle.zeros(1024, 784), axle.tensor(col), axle.tensor(row), beta=0, alpha=0.5)
+    assert all(e["plugin"] == "cpu" for e in t.events if e["op"] in ("mm", "addmm"))
+    np.testing.assert_array_equal(np.asarray(outer), col * row)
+    np.testing.assert_allclose(np.asarray(scaled), 0.5 * col * row, rtol=1e-6)
