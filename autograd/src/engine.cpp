@@ -21,6 +21,7 @@ struct NodeState {
   bool needed = false;  // runs, or has captures
   bool runs = false;    // feeds a needed node, or accumulates into a leaf's .grad
   std::vector<Tensor> inputs;
+  std::vector<bool> owned;                            // inputs[i] made by Node::add_into, held by nobody else
   std::vector<std::pair<uint32_t, size_t>> captures;  // (input_nr, result index)
 };
 
@@ -119,6 +120,22 @@ class Engine {
       for (auto [nr, index] : s.captures)
         if (nr < grads.size()) captured[index] = grads[nr];
       std::vector<Tensor> out;
+      if (s.runs && !create_graph && n->next_edges().size() == 1 && n->next_edges()[0].valid()) {
+        // A view's gradient added straight into its base's gradient (Node::add_into).
+        const Edge& e = n->next_edges()[0];
+        NodeState& c = state[e.fn.get()];
+        if (c.needed) {
+          c.inputs.resize(e.fn->num_outputs());
+          c.owned.resize(e.fn->num_outputs(), false);
+          bool owned = c.owned[e.input_nr];
+          if (n->add_into(grads, c.inputs[e.input_nr], owned)) {
+            c.owned[e.input_nr] = owned;
+            if (!keep_graph) n->release();
+            if (--c.dependencies == 0) ready.push(e.fn.get());
+            continue;
+          }
+        }
+      }
       if (s.runs) {
         out = n->apply(std::move(grads));
         if (!keep_graph) n->release();
@@ -131,6 +148,7 @@ class Engine {
         if (j < out.size() && out[j].defined()) {
           c.inputs.resize(e.fn->num_outputs());
           add_into(c.inputs[e.input_nr], checked_gradient(*n, j, std::move(out[j]), e.fn->output_meta(e.input_nr)));
+          if (e.input_nr < c.owned.size()) c.owned[e.input_nr] = false;
         }
         if (--c.dependencies == 0) ready.push(e.fn.get());
       }

@@ -43,18 +43,52 @@ class ViewNode final : public Node {
     outputs_.push_back({view.sizes(), view.dtype(), view.device()});
   }
   std::string name() const override { return "AsStridedBackward0"; }
+  // Broadcast dimensions of the view (stride 0) summed into one position: the
+  // gradient's shape on the view's own storage positions.
+  Tensor reduced(Tensor g, IntList* sizes) const {
+    *sizes = view_.sizes;
+    IntList dims;
+    for (size_t d = 0; d < sizes->size(); ++d)
+      if (view_.strides[d] == 0 && (*sizes)[d] > 1) {
+        dims.push_back(static_cast<int64_t>(d));
+        (*sizes)[d] = 1;
+      }
+    return dims.empty() ? g : sum(g, dims, true);
+  }
+  bool base_broadcast() const {
+    for (size_t d = 0; d < base_.sizes.size(); ++d)
+      if (base_.strides[d] == 0 && base_.sizes[d] > 1) return true;
+    return false;
+  }
+  // The view's part of the base's gradient, added in place: the first view's
+  // gradient makes the base-shaped buffer (zeros around its part), the next
+  // ones of the same base (chunk's q, k, v) add into theirs, with no
+  // base-sized zeros and sums per view.
+  bool add_into(std::vector<Tensor>& grads, Tensor& slot, bool& owned) override {
+    if (grads.empty() || !grads[0].defined() || base_broadcast()) return false;
+    if (slot.defined() && (!owned || slot.sizes() != base_.sizes || slot.strides() != base_.strides ||
+                           slot.dtype() != grads[0].dtype() || slot.device() != grads[0].device()))
+      return false;
+    int64_t lo = 0, hi = 0;
+    if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi)) return false;
+    IntList sizes;
+    const Tensor g = reduced(std::move(grads[0]), &sizes);
+    if (!slot.defined()) {
+      const Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
+      as_strided(buffer, sizes, view_.strides, view_.offset - lo).copy_(g);
+      slot = as_strided(buffer, base_.sizes, base_.strides, base_.offset - lo);
+      owned = true;
+      return true;
+    }
+    Tensor part = as_strided(slot, sizes, view_.strides, slot.storage_offset() + view_.offset - base_.offset);
+    part.add_(g);
+    return true;
+  }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
     Tensor g = std::move(grads.at(0));
     if (!g.defined()) return {Tensor()};
-    // Broadcast dimensions (stride 0) sum into one position.
-    IntList sizes = view_.sizes;
-    IntList dims;
-    for (size_t d = 0; d < sizes.size(); ++d)
-      if (view_.strides[d] == 0 && sizes[d] > 1) {
-        dims.push_back(static_cast<int64_t>(d));
-        sizes[d] = 1;
-      }
-    if (!dims.empty()) g = sum(g, dims, true);
+    IntList sizes;
+    g = reduced(std::move(g), &sizes);
     int64_t lo = 0, hi = 0;
     if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi))
       return {zeros(base_.sizes, TensorOptions().dtype(g.dtype()).device(g.device()))};
@@ -122,6 +156,14 @@ class CopySlices final : public Node {
 }  // namespace
 
 std::shared_ptr<Node> make_view_node(const Tensor& base, const Tensor& view) {
+  // A view of a view whose history is its own view node (no recorded op in
+  // between, nothing written since) is placed in the root base directly: the
+  // views of one base then add into one gradient (add_into) instead of one
+  // base-sized buffer per level (reshape then transpose of chunk's q, k, v).
+  if (const AutogradMeta* m = meta_of(base); m && m->is_view && m->base.defined() &&
+                                             dynamic_cast<const ViewNode*>(m->grad_fn.get()) &&
+                                             base._version() == m->view_version && requires_grad(m->base))
+    return std::make_shared<ViewNode>(m->base, view);
   return std::make_shared<ViewNode>(base, view);
 }
 

@@ -152,6 +152,54 @@ axle_status own(const axle_kernel_call* c, float alpha) {
   return AXLE_OK;
 }
 
+// Strided rows: the output and each full-size float32 input laid out as rows
+// of a contiguous last dim at any row strides (a slice of a bigger tensor,
+// what adding a view's gradient into its part of the base's writes), inputs
+// of one element as scalars. One contiguous loop per row.
+template <Op O>
+axle_status strided_rows(const axle_kernel_call* c, float alpha) {
+  const axle_tensor_view& out = c->outputs[0];
+  const axle_tensor_view* in[2] = {&arg_tensor(c, 0), &arg_tensor(c, 1)};
+  if (out.dtype != AXLE_DTYPE_FLOAT32 || out.ndim < 2 || out.ndim > 8 || out.strides[out.ndim - 1] != 1)
+    return AXLE_DECLINED;
+  const int64_t n = plugin::numel(out);
+  if (n == 0) return AXLE_DECLINED;
+  Operand op[2];
+  const int64_t* strides[2] = {nullptr, nullptr};
+  for (int k = 0; k < 2; ++k) {
+    const axle_tensor_view& v = *in[k];
+    if (one_element(v)) {
+      op[k].kind = Operand::Scalar;
+      op[k].scalar = plugin::load_as<float>(v.data, v.dtype);
+      continue;
+    }
+    if (v.dtype != AXLE_DTYPE_FLOAT32 || v.ndim != out.ndim || v.strides[v.ndim - 1] != 1) return AXLE_DECLINED;
+    for (int32_t d = 0; d < out.ndim; ++d)
+      if (v.sizes[d] != out.sizes[d]) return AXLE_DECLINED;
+    // An input overlapping the output must be the output itself (in place).
+    if (v.data != out.data && plugin::views_overlap(v, out)) return AXLE_DECLINED;
+    op[k].data = static_cast<const float*>(v.data);
+    strides[k] = v.strides;
+  }
+  const int32_t outer = out.ndim - 1;
+  const int64_t row = out.sizes[outer], rows = n / row;
+  int64_t index[8] = {};
+  float* o = static_cast<float*>(out.data);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t off_o = 0, off[2] = {0, 0};
+    for (int32_t d = 0; d < outer; ++d) {
+      off_o += index[d] * out.strides[d];
+      for (int k = 0; k < 2; ++k)
+        if (strides[k]) off[k] += index[d] * strides[k][d];
+    }
+    const float* pa = op[0].kind == Operand::Scalar ? &op[0].scalar : op[0].data + off[0];
+    const float* pb = op[1].kind == Operand::Scalar ? &op[1].scalar : op[1].data + off[1];
+    run_block<O>(o + off_o, pa, op[0].kind != Operand::Scalar, pb, op[1].kind != Operand::Scalar, row, alpha);
+    for (int32_t d = outer - 1; d >= 0 && ++index[d] == out.sizes[d]; --d) index[d] = 0;
+  }
+  return AXLE_OK;
+}
+
 // oneDNN binary: dst = src0 op src1, src1 broadcast; src0 has dst's shape.
 axle_status onednn(const axle_kernel_call* c, Op op, bool commutative) {
   Shape a = Shape::of(arg_tensor(c, 0)), b = Shape::of(arg_tensor(c, 1)), dst = Shape::of(c->outputs[0]);
@@ -211,7 +259,8 @@ axle_status binary(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     float alpha = 1.f;
     if constexpr (O == Op::Add || O == Op::Sub) alpha = static_cast<float>(plugin::arg_double(c, 2));
-    const axle_status s = own<O>(c, alpha);
+    axle_status s = own<O>(c, alpha);
+    if (s == AXLE_DECLINED) s = strided_rows<O>(c, alpha);
     if (s != AXLE_DECLINED || alpha != 1.f || O == Op::Max || O == Op::Min) return s;
     return onednn(c, O, O == Op::Add || O == Op::Mul);
   });

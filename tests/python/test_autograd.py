@@ -307,6 +307,22 @@ def test_a_view_taken_before_its_base_changed_in_place_follows_the_base():
     assert both(f)[0] == both(f)[1]
 
 
+def test_gradients_of_many_views_of_one_base_add_up():
+    # chunk into q, k, v then reshape and transpose each (views of views of one
+    # base: their gradients go into one buffer); a base used directly too; a
+    # view of a leaf; broadcast (expanded) views.
+    def f(L):
+        x = L.tensor(np.arange(24.0).reshape(2, 12) / 7, dtype=L.float64, requires_grad=True)
+        y = x * 1.5
+        q, k, v = (t.reshape(2, 2, 2).transpose(1, 2) for t in y.chunk(3, -1))
+        out = (q * 2 + k * k - v).sum() + y.sum() * 0.5 + (x[0, 1:5] * 3).sum()
+        out = out + (x[:, :1].expand(2, 5) * 2).sum()
+        out.backward()
+        return x.grad.tolist()
+    got, want = both(f)
+    np.testing.assert_allclose(got, want)
+
+
 def test_in_place_through_views_refused_as_torch_refuses():
     x = leaf([1.0, 2.0])
     with pytest.raises(axle.AutogradError, match="view of a leaf Variable"):

@@ -71,6 +71,16 @@ class AXLE_API Node : public std::enable_shared_from_this<Node> {
   virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
   // Drops the saved values (after a backward without retain_graph).
   virtual void release() {}
+  // The engine's shortcut for a node with one next edge whose gradient is
+  // mostly zeros (a view's: its part of its base): adds it into `slot`, the
+  // next node's input, without making the whole gradient first; `owned`
+  // says the engine made slot and no one else holds it (then it may be
+  // written in place), and is set when this makes it. false: not taken (the
+  // engine calls apply and adds its result). Used without create_graph only.
+  virtual bool add_into(std::vector<Tensor>& grads, Tensor& slot, bool& owned) {
+    (void)grads, (void)slot, (void)owned;
+    return false;
+  }
 
   const std::vector<Edge>& next_edges() const { return next_; }
   uint64_t sequence_nr() const { return sequence_nr_; }
