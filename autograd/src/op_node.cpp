@@ -14,6 +14,12 @@ void SavedTensor::save(const Tensor& t, bool is_output, const std::shared_ptr<No
     had_history_ = requires_grad(t);
     grad_fn_ = node;
     output_nr_ = output_nr;
+  } else if (const AutogradMeta* m = meta_of(t); m && m->is_view && m->base.defined()) {
+    // As torch's SavedVariable: the data and the history, not the view's
+    // state, whose base may hold this node (`a[0].mul_(a[1])`, `y.mul_(y[0])`).
+    data_ = alias_of(t);
+    view_history_ = requires_grad(t) ? m->grad_fn : nullptr;
+    output_nr_ = m->output_nr;
   } else {
     data_ = t;
   }
@@ -34,6 +40,11 @@ Tensor SavedTensor::unpack(const Node& owner) const {
         "one of the variables needed for gradient computation has been modified by an inplace operation: [",
         dtype_name(data_.dtype()), " ", shape_string(data_.sizes()), "], which is ", producer, ", is at version ",
         data_._version(), "; expected version ", version_, " instead."));
+  }
+  if (view_history_ && is_grad_enabled()) {  // create_graph: the view's history again
+    Tensor t = alias_of(data_);
+    set_history(t, view_history_, output_nr_);
+    return t;
   }
   if (is_output_ && had_history_ && is_grad_enabled()) {
     if (std::shared_ptr<Node> fn = grad_fn_.lock()) {

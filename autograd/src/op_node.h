@@ -21,6 +21,7 @@ class SavedTensor {
   void release() {
     if (data_.defined()) released_ = true;
     data_ = Tensor();
+    view_history_ = nullptr;
   }
 
  private:
@@ -31,6 +32,9 @@ class SavedTensor {
   bool had_history_ = false;
   std::weak_ptr<Node> grad_fn_;
   uint32_t output_nr_ = 0;
+  // A saved view input: its history, kept apart from its state (which holds
+  // its base: a base whose history holds this node would cycle through it).
+  std::shared_ptr<Node> view_history_;
 };
 
 class OpNode : public Node {

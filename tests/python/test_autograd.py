@@ -323,6 +323,28 @@ def test_gradients_of_many_views_of_one_base_add_up():
     np.testing.assert_allclose(got, want)
 
 
+def test_a_saved_view_keeps_no_cycle_and_its_history():
+    # A view keeps its base; saved as an input by an op that becomes the base's
+    # history (y.mul_(y[0]), a[0].mul_(a[1])) it must not keep the graph alive.
+    x = leaf([1.0, 2.0, 3.0, 4.0])
+    before = axle.memory_allocated("cpu")
+    for _ in range(3):
+        y = x * 1
+        y.mul_(y[0])
+        a = (x * 2).view(2, 2)
+        a[0].mul_(a[1])
+        del y, a
+    assert axle.memory_allocated("cpu") == before
+    # ... and higher orders still see a saved view's history.
+    def f(L):
+        x = L.tensor([1.0, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        v = (x * 1)[0:2]
+        g, = L.autograd.grad((v * v).sum(), x, create_graph=True)
+        (g * g).sum().backward()
+        return g.tolist(), x.grad.tolist()
+    assert both(f)[0] == both(f)[1]
+
+
 def test_in_place_through_views_refused_as_torch_refuses():
     x = leaf([1.0, 2.0])
     with pytest.raises(axle.AutogradError, match="view of a leaf Variable"):
