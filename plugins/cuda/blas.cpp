@@ -249,29 +249,6 @@ axle_status matmul(void* u, const axle_kernel_call* c) {
   return gemm(c, a3->view, w3->view, o3.view, count, sa, sw, m * n);
 }
 
-// out += beta * self, self broadcast to the 2-D output (torch's expand rules,
-// checked by addmm's shape function), with the pointwise kernel.
-axle_status add_scaled(const axle_kernel_call* c, const axle_tensor_view& self, double beta,
-                       const axle_tensor_view& out) {
-  Indexing ix;
-  ix.ndim = out.ndim;
-  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
-  const int64_t self_esize = static_cast<int64_t>(plugin::dtype_size(self.dtype));
-  for (int32_t d = 0; d < out.ndim; ++d) {
-    ix.sizes[d] = out.sizes[d];
-    ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
-    const int32_t sd = d - (out.ndim - self.ndim);  // self's dims align to the output's last ones
-    ix.strides[2][d] = sd >= 0 && self.sizes[sd] != 1 ? self.strides[sd] * self_esize : 0;
-  }
-  const Operand in[3] = {{out.data, out.dtype}, {self.data, self.dtype}, {nullptr, AXLE_DTYPE_FLOAT32}};
-  OpScalars scale;
-  scale.f[0] = beta;  // add's alpha
-  DeviceGuard guard(out.device_index);
-  if (axle_status s = guard.status(c)) return s;
-  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, scale, c->stream);
-  return check(static_cast<cudaError_t>(e), "addmm", c);
-}
-
 // addmm(self, mat1, mat2, *, beta=1, alpha=1)
 axle_status addmm(void*, const axle_kernel_call* c) {
   const axle_tensor_view &self = arg_tensor(c, 0), &out = c->outputs[0];
@@ -282,7 +259,7 @@ axle_status addmm(void*, const axle_kernel_call* c) {
   if (plugin::arg_tensor(c, 1).sizes[1] == 0) return AXLE_DECLINED;  // k = 0: beta * self alone (reference)
   if (axle_status s = gemm(c, arg_tensor(c, 1), arg_tensor(c, 2), out, 1, 0, 0, 0, alpha)) return s;
   if (beta == 0.0 || plugin::numel(out) == 0) return AXLE_OK;
-  return add_scaled(c, self, beta, out);
+  return add_broadcast(c, out, self, beta, "addmm");
 }
 
 const KernelEntry kKernels[] = {

@@ -379,20 +379,12 @@ axle_status run_conv(const Conv& k, const std::vector<Algo>& algos) {
 // bias after cuDNN's convolution (output.add_(bias)): the same rounding for
 // every dtype and layout, and no deprecated cudnnAddTensor.
 axle_status add_bias_pointwise(const axle_kernel_call* c, const axle_tensor_view& bias, const axle_tensor_view& out) {
-  Indexing ix;
-  ix.ndim = out.ndim;
-  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
-  for (int32_t d = 0; d < out.ndim; ++d) {
-    ix.sizes[d] = out.sizes[d];
-    ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
-    ix.strides[2][d] = d == 1 && bias.sizes[0] != 1 ? bias.strides[0] * esize : 0;
-  }
-  const Operand in[3] = {{out.data, out.dtype}, {bias.data, bias.dtype}, {nullptr, AXLE_DTYPE_FLOAT32}};
-  OpScalars alpha;
-  alpha.f[0] = 1.0;  // add's alpha
-  alpha.i[0] = 1;
-  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha, c->stream);
-  return check(static_cast<cudaError_t>(e), "convolution bias", c);
+  const int64_t sizes[3] = {bias.sizes[0], 1, 1}, strides[3] = {bias.strides[0], 0, 0};
+  axle_tensor_view channels = bias;  // [C, 1(, 1)]: aligned to the output's dims 1..
+  channels.ndim = out.ndim - 1;
+  channels.sizes = sizes;
+  channels.strides = strides;
+  return add_broadcast(c, out, channels, 1.0, "convolution bias");
 }
 
 // The bias argument, or NULL for None.

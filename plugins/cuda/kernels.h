@@ -193,11 +193,10 @@ inline Compute compute_for(axle_dtype out) {
   return out == AXLE_DTYPE_FLOAT64 ? Compute::Double : plugin::is_floating(out) ? Compute::Float : Compute::Int64;
 }
 
-// ---- pointwise.cpp: a dense row-major copy of a view, in scratch memory on
-// the call's stream (freed with the DenseCopy; work queued before then may use
-// it), for operands a library cannot describe: cuBLAS (a broadcast or
-// overlapping matrix, such as sum()'s expanded gradient) and cuDNN's filter
-// descriptor (no strides: the transposed gradient convolution_backward's
+// ---- pointwise.cpp: helpers of other families' kernels.
+// A dense row-major copy of a view, in scratch memory on the call's stream (freed with the DenseCopy; work queued
+// before then may use it), for operands a library cannot describe: cuBLAS (a broadcast or overlapping matrix, such as
+// sum()'s expanded gradient) and cuDNN's filter descriptor (no strides: the transposed gradient convolution_backward's
 // composite passes as a weight). `view` is the copy, with the view's sizes.
 struct DenseCopy {
   Scratch memory;
@@ -205,6 +204,11 @@ struct DenseCopy {
   axle_tensor_view view{};
 };
 axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d);
+// out += scale * src, src's dims right-aligned to out's and broadcast where
+// they are 1 (the caller's shape function checked torch's expand rules): a
+// bias or addmm's beta * self. `what` names the call in an error.
+axle_status add_broadcast(const axle_kernel_call* c, const axle_tensor_view& out, const axle_tensor_view& src,
+                          double scale, const char* what);
 
 // ---- launchers implemented in nn.cu (contiguous tensors; 0 or a cudaError_t)
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.

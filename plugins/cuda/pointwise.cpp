@@ -435,6 +435,28 @@ const KernelEntry kKernels[] = {
 
 }  // namespace
 
+axle_status add_broadcast(const axle_kernel_call* c, const axle_tensor_view& out, const axle_tensor_view& src,
+                          double scale, const char* what) {
+  Indexing ix;
+  ix.ndim = out.ndim;
+  const int64_t esize = static_cast<int64_t>(plugin::dtype_size(out.dtype));
+  const int64_t src_esize = static_cast<int64_t>(plugin::dtype_size(src.dtype));
+  for (int32_t d = 0; d < out.ndim; ++d) {
+    ix.sizes[d] = out.sizes[d];
+    ix.strides[0][d] = ix.strides[1][d] = out.strides[d] * esize;
+    const int32_t sd = d - (out.ndim - src.ndim);  // src's dims align to the output's last ones
+    ix.strides[2][d] = sd >= 0 && src.sizes[sd] != 1 ? src.strides[sd] * src_esize : 0;
+  }
+  const Operand in[3] = {{out.data, out.dtype}, {src.data, src.dtype}, {nullptr, AXLE_DTYPE_FLOAT32}};
+  OpScalars alpha;
+  alpha.f[0] = scale;  // add's alpha
+  alpha.i[0] = static_cast<int64_t>(scale);
+  DeviceGuard guard(out.device_index);
+  if (axle_status s = guard.status(c)) return s;
+  const int e = launch_pointwise(Op::Add, compute_for(out.dtype), ix, plugin::numel(out), in[0], in, alpha, c->stream);
+  return check(static_cast<cudaError_t>(e), what, c);
+}
+
 axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d) {
   if (v.ndim > kMaxDims) return AXLE_DECLINED;
   const int64_t n = plugin::numel(v);
