@@ -133,6 +133,20 @@ def transformer(F, L, p, x):
 MODEL_FNS = {"mlp": mlp, "cnn": cnn, "transformer": transformer}
 
 
+def step(F, L, p, model, x, params, train, keep_grad=None):
+    """One timed call: the forward; with `train` also the sum's backward and the
+    parameters' .grad reset (after copying `keep_grad`'s gradient, if named)."""
+    out = MODEL_FNS[model](F, L, p, x)
+    kept = None
+    if train:
+        out.sum().backward()
+        if keep_grad:
+            kept = np.array(p[keep_grad].grad.cpu().numpy())
+        for t in params:
+            t.grad = None
+    return out, kept
+
+
 # ---------------------------------------------------------------- worker
 
 def time_forward(fn, budget_s, sync):
@@ -183,6 +197,7 @@ def worker(lib, threads, device, weights_path, out_path, train=False):
         sync = (lambda: L.synchronize(device)) if device != "cpu" else (lambda: None)
     data = np.load(weights_path)
     p = {name: L.from_numpy(np.ascontiguousarray(data[name])).to(device) for name in data.files}
+    params = []
     if train:
         import contextlib
         ctx = contextlib.nullcontext
@@ -192,23 +207,11 @@ def worker(lib, threads, device, weights_path, out_path, train=False):
         for model in MODELS:
             for b in BATCHES:
                 x = p[f"in.{model}.{b}"]
+                fn = lambda model=model, x=x: step(F, L, p, model, x, params, train)  # noqa: E731
+                out, grad = step(F, L, p, model, x, params, train, FIRST_PARAM[model] if train else None)
                 if train:
-                    def fn(model=model, x=x):
-                        out = MODEL_FNS[model](F, L, p, x)
-                        out.sum().backward()
-                        for t in params:
-                            t.grad = None
-                        return out
-
-                    out = MODEL_FNS[model](F, L, p, x)
-                    out.sum().backward()
-                    result[f"{model}.{b}.grad"] = np.array(p[FIRST_PARAM[model]].grad.cpu().numpy())
-                    for t in params:
-                        t.grad = None
-                    result[f"{model}.{b}.out"] = np.array(out.detach().cpu().numpy())
-                else:
-                    fn = lambda: MODEL_FNS[model](F, L, p, x)  # noqa: E731
-                    result[f"{model}.{b}.out"] = np.array(fn().cpu().numpy())
+                    result[f"{model}.{b}.grad"] = grad
+                result[f"{model}.{b}.out"] = np.array(out.detach().cpu().numpy())
                 result[f"{model}.{b}.sec"] = np.float64(
                     time_forward(fn, MODEL_BUDGET_S / len(BATCHES), sync))
     result["version"] = np.array(L.__version__ if lib == "torch" else "axle")
@@ -226,14 +229,7 @@ def profile(device, train=False, top=12):
     for model in MODELS:
         for b in BATCHES:
             x = p[f"in.{model}.{b}"]
-
-            def fn(model=model, x=x):
-                out = MODEL_FNS[model](F, L, p, x)
-                if train:
-                    out.sum().backward()
-                    for t in params:
-                        t.grad = None
-                return out
+            fn = lambda model=model, x=x: step(F, L, p, model, x, params, train)  # noqa: E731
 
             for _ in range(WARMUP):
                 fn()

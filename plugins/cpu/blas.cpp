@@ -7,7 +7,6 @@
 #include "kernels.h"
 
 #include <cstring>
-#include <vector>
 
 namespace axle::cpu {
 namespace {
@@ -25,24 +24,25 @@ bool matrix_ok(const Shape& s) {
 
 // A dense row-major copy of `s` in the thread's workspace `slot`: an operand
 // whose matrix dims are broadcast (stride 0, as sum()'s gradient is), which
-// oneDNN's matmul cannot describe. Elements are copied bytewise per element.
+// oneDNN's matmul cannot describe (copied element by element, for_each_element).
 Shape dense_copy(const Shape& s, int slot) {
   const size_t esize = plugin::dtype_size(s.dtype);
-  const int64_t n = s.numel();
   Shape d = s;
-  d.data = workspace(slot, static_cast<size_t>(n) * esize);
+  d.data = workspace(slot, static_cast<size_t>(s.numel()) * esize);
   int64_t step = 1;
   for (int64_t i = s.ndim() - 1; i >= 0; --i) d.strides[i] = step, step *= s.dims[i];
-  std::vector<int64_t> index(static_cast<size_t>(s.ndim()), 0);
-  const char* src = static_cast<const char*>(s.data);
-  char* out = static_cast<char*>(d.data);
-  for (int64_t e = 0; e < n; ++e) {
-    int64_t off = 0;
-    for (int64_t i = 0; i < s.ndim(); ++i) off += index[static_cast<size_t>(i)] * s.strides[i];
-    std::memcpy(out + e * static_cast<int64_t>(esize), src + off * static_cast<int64_t>(esize), esize);
-    for (int64_t i = s.ndim() - 1; i >= 0 && ++index[static_cast<size_t>(i)] == s.dims[i]; --i)
-      index[static_cast<size_t>(i)] = 0;
-  }
+  auto view = [](const Shape& x) {
+    axle_tensor_view v{};
+    v.struct_size = sizeof v;
+    v.data = x.data;
+    v.dtype = x.dtype;
+    v.ndim = static_cast<int32_t>(x.ndim());
+    v.sizes = x.dims.data();
+    v.strides = x.strides.data();
+    return v;
+  };
+  const axle_tensor_view to = view(d), from = view(s);
+  plugin::for_each_element<2>(to.ndim, to.sizes, {&to, &from}, [&](char** p) { std::memcpy(p[0], p[1], esize); });
   return d;
 }
 

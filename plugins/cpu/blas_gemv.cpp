@@ -15,8 +15,6 @@
 // weight gradient g^T @ x, an outer product when K = 1 (outer_product).
 #include "kernels.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -61,22 +59,6 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void scale_row(floa
   for (int64_t j = 0; j < n; ++j) y[j] = s * w[j];
 }
 
-// Splits [0, n) into per-thread ranges of multiples of `align` and runs fn on each.
-template <typename Fn>
-void split_columns(int64_t n, int threads, int64_t align, Fn&& fn) {
-  if (threads <= 1) {
-    fn(int64_t{0}, n);
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt / align * align + align;
-    const int64_t n0 = std::min(n, t * chunk), n1 = std::min(n, n0 + chunk);
-    if (n0 < n1) fn(n0, n1);
-  }
-}
-
 }  // namespace
 
 bool row_major_small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha) {
@@ -87,7 +69,7 @@ bool row_major_small_m_product(const Shape& a, const Shape& b, const Shape* bias
   const auto* pb = static_cast<const float*>(b.data);
   auto* pd = static_cast<float*>(dst.data);
   const int threads = m * n * k >= (int64_t{1} << 18) ? std::min<int64_t>(thread_count(), n / 16) : 1;
-  split_columns(n, threads, 16, [&](int64_t n0, int64_t n1) {
+  parallel_ranges(n, threads, 16, [&](int64_t n0, int64_t n1) {
     std::vector<double> acc(static_cast<size_t>(n1 - n0));
     for (int64_t r = 0; r < m; ++r) {
       std::fill(acc.begin(), acc.end(), 0.0);
@@ -109,7 +91,7 @@ bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shap
   auto* pd = static_cast<float*>(dst.data);
   const float scale = static_cast<float>(alpha);
   const int threads = m * n >= (int64_t{1} << 16) ? std::min<int64_t>(thread_count(), m) : 1;
-  split_columns(m, threads, 1, [&](int64_t r0, int64_t r1) {
+  parallel_ranges(m, threads, 1, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) scale_row(scale * pa[r * a.strides[0]], pb, n, pd + r * dst.strides[0]);
   });
   return true;
@@ -148,18 +130,7 @@ bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Sh
       }
     }
   };
-  const int threads = m * n * k >= (int64_t{1} << 18) ? std::min<int64_t>(thread_count(), n / 4) : 1;
-  if (threads <= 1) {
-    columns(0, n);
-    return true;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt / 4 * 4 + 4;
-    const int64_t n0 = std::min(n, t * chunk), n1 = std::min(n, n0 + chunk);
-    columns(n0, n1);
-  }
+  parallel_ranges(n, m * n * k >= (int64_t{1} << 18) ? std::min<int64_t>(thread_count(), n / 4) : 1, 4, columns);
   return true;
 }
 

@@ -3,8 +3,6 @@
 // zero), split across threads when large. Strided outputs are declined.
 #include "kernels.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -49,18 +47,7 @@ axle_status fill(void*, const axle_kernel_call* c) {
       default: fill_typed<uint64_t>(out.data, begin, end, element); break;
     }
   };
-  const int threads = n * static_cast<int64_t>(esize) >= kParallelBytes ? thread_count() : 1;
-  if (threads == 1) {
-    part(0, n);
-    return AXLE_OK;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt / 64 * 64 + 64;
-    const int64_t begin = std::min<int64_t>(n, t * chunk), end = std::min<int64_t>(n, begin + chunk);
-    if (begin < end) part(begin, end);
-  }
+  parallel_ranges(n, n * static_cast<int64_t>(esize) >= kParallelBytes ? thread_count() : 1, 64, part);
   return AXLE_OK;
 }
 

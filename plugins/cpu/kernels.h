@@ -7,6 +7,10 @@
 
 #include "dnnl_util.h"
 
+#include <omp.h>
+
+#include <algorithm>
+
 namespace axle::cpu {
 
 using plugin::KernelEntry;
@@ -22,6 +26,24 @@ axle_status register_conv_pool_max(const axle_registrar* r);
 axle_status register_copy(const axle_registrar* r);
 axle_status register_creation(const axle_registrar* r);
 axle_status register_reduction(const axle_registrar* r);
+
+// Splits [0, n) among `threads` OpenMP threads into ranges whose starts are
+// multiples of `align` (e.g. 16 floats: 64-byte boundaries) and calls
+// fn(begin, end) for each non-empty one; one call over [0, n) for one thread.
+template <typename Fn>
+void parallel_ranges(int64_t n, int threads, int64_t align, Fn&& fn) {
+  if (threads <= 1) {
+    fn(int64_t{0}, n);
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t chunk = (n + nt - 1) / nt / align * align + align;
+    const int64_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+    if (begin < end) fn(begin, end);
+  }
+}
 
 // Whether every element of `v` is one and the same (a single element, or one
 // expanded with stride 0 wherever its size exceeds 1, as sum()'s gradient is).

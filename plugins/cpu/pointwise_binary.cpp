@@ -10,8 +10,6 @@
 // swap their operands). Everything else is declined.
 #include "kernels.h"
 
-#include <omp.h>
-
 #include <cmath>
 
 namespace axle::cpu {
@@ -137,18 +135,7 @@ axle_status own(const axle_kernel_call* c, float alpha) {
       i += len;
     }
   };
-  const int threads = n >= kParallelElements ? thread_count() : 1;
-  if (threads == 1) {
-    part(0, n);
-    return AXLE_OK;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt / 16 * 16 + 16;  // 64-byte aligned splits
-    const int64_t begin = std::min<int64_t>(n, t * chunk), end = std::min<int64_t>(n, begin + chunk);
-    part(begin, end);
-  }
+  parallel_ranges(n, n >= kParallelElements ? thread_count() : 1, 16, part);  // 64-byte aligned splits
   return AXLE_OK;
 }
 

@@ -4,8 +4,6 @@
 // dims on our own loop (leading_reduce).
 #include "kernels.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -113,18 +111,7 @@ axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
     }
     for (int64_t j = begin; j < end; ++j) o[j] = static_cast<float>(a[j - begin] * scale);
   };
-  const int threads = n >= (int64_t{1} << 16) && cols >= 64 ? thread_count() : 1;
-  if (threads == 1) {
-    columns(0, cols);
-    return AXLE_OK;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t chunk = (cols + nt - 1) / nt / 16 * 16 + 16;
-    const int64_t begin = std::min<int64_t>(cols, t * chunk), end = std::min<int64_t>(cols, begin + chunk);
-    if (begin < end) columns(begin, end);
-  }
+  parallel_ranges(cols, n >= (int64_t{1} << 16) && cols >= 64 ? thread_count() : 1, 16, columns);
   return AXLE_OK;
 }
 

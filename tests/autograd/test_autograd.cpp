@@ -97,35 +97,26 @@ TEST_CASE("hooks see and replace gradients") {
 }
 
 namespace {
-// Trains y = relu(x W1 + b1) W2 + b2 with SGD for `steps` on `device`; returns the losses.
-std::vector<double> train_mlp(const Device& device, int steps) {
-  manual_seed(7);
-  const TensorOptions host = TensorOptions().dtype(kFloat32);
-  Tensor x = randn({32, 4}, host);
-  Tensor target = sum(x * x, {1}, true) - x.select(1, 0).unsqueeze(1);
-  Tensor w1 = randn({4, 16}, host) * 0.5;
-  Tensor b1 = zeros({16}, host);
-  Tensor w2 = randn({16, 1}, host) * 0.5;
-  Tensor b2 = zeros({1}, host);
-  std::vector<Tensor*> params = {&w1, &b1, &w2, &b2};
-  x = x.to(device);
-  target = target.to(device);
+// SGD for `steps` on `device`: `params` and `data` (host tensors) move there,
+// `loss` maps the data to a scalar; returns the losses. The graph and its saved
+// tensors are gone after each step: the device's allocated bytes come back to
+// what the data and parameters hold.
+template <typename Loss>
+std::vector<double> sgd(const Device& device, std::vector<Tensor*> params, std::vector<Tensor*> data, double lr,
+                        int steps, Loss&& loss) {
+  for (Tensor* d : data) *d = d->to(device);
   for (Tensor* p : params) *p = p->to(device).requires_grad_();
   std::vector<double> losses;
   int64_t baseline = -1;
   for (int step = 0; step < steps; ++step) {
-    Tensor hidden = relu(matmul(x, w1) + b1);
-    Tensor diff = matmul(hidden, w2) + b2 - target;
-    Tensor loss = mean(diff * diff);
-    losses.push_back(loss.item<double>());
-    loss.backward();
+    Tensor l = loss();
+    losses.push_back(l.item<double>());
+    l.backward();
     NoGradGuard no_grad;
     for (Tensor* p : params) {
-      p->add_(p->grad(), -0.05);
+      p->add_(p->grad(), -lr);
       p->set_grad(Tensor());
     }
-    // The graph and its saved tensors are gone after each step: the device's
-    // allocated bytes come back to what the data and parameters hold.
     const int64_t now = static_cast<int64_t>(memory_stats(device).allocated_bytes);
     if (baseline < 0) baseline = now;
     CHECK(now == baseline);
@@ -133,38 +124,33 @@ std::vector<double> train_mlp(const Device& device, int steps) {
   return losses;
 }
 
-// Trains conv3x3 -> relu -> max_pool 2 -> linear with SGD on `device`; returns the losses.
+// y = relu(x W1 + b1) W2 + b2.
+std::vector<double> train_mlp(const Device& device, int steps) {
+  manual_seed(7);
+  const TensorOptions host = TensorOptions().dtype(kFloat32);
+  Tensor x = randn({32, 4}, host);
+  Tensor target = sum(x * x, {1}, true) - x.select(1, 0).unsqueeze(1);
+  Tensor w1 = randn({4, 16}, host) * 0.5, b1 = zeros({16}, host);
+  Tensor w2 = randn({16, 1}, host) * 0.5, b2 = zeros({1}, host);
+  return sgd(device, {&w1, &b1, &w2, &b2}, {&x, &target}, 0.05, steps, [&] {
+    Tensor diff = matmul(relu(matmul(x, w1) + b1), w2) + b2 - target;
+    return mean(diff * diff);
+  });
+}
+
+// conv3x3 -> relu -> max_pool 2 -> linear.
 std::vector<double> train_cnn(const Device& device, int steps) {
   manual_seed(11);
   const TensorOptions host = TensorOptions().dtype(kFloat32);
   Tensor x = randn({6, 2, 8, 8}, host);
   Tensor target = mean(x, {2, 3}).sum({1}, true);
-  Tensor w = randn({4, 2, 3, 3}, host) * 0.3;
-  Tensor b = zeros({4}, host);
-  Tensor fw = randn({1, 4 * 4 * 4}, host) * 0.2;
-  Tensor fb = zeros({1}, host);
-  std::vector<Tensor*> params = {&w, &b, &fw, &fb};
-  x = x.to(device);
-  target = target.to(device);
-  for (Tensor* p : params) *p = p->to(device).requires_grad_();
-  std::vector<double> losses;
-  int64_t baseline = -1;
-  for (int step = 0; step < steps; ++step) {
+  Tensor w = randn({4, 2, 3, 3}, host) * 0.3, b = zeros({4}, host);
+  Tensor fw = randn({1, 4 * 4 * 4}, host) * 0.2, fb = zeros({1}, host);
+  return sgd(device, {&w, &b, &fw, &fb}, {&x, &target}, 0.02, steps, [&] {
     Tensor h = max_pool2d(relu(conv2d(x, w, b, {1}, {1})), {2, 2});
     Tensor diff = linear(h.reshape({6, 64}), fw, fb) - target;
-    Tensor loss = mean(diff * diff);
-    losses.push_back(loss.item<double>());
-    loss.backward();
-    NoGradGuard no_grad;
-    for (Tensor* p : params) {
-      p->add_(p->grad(), -0.02);
-      p->set_grad(Tensor());
-    }
-    const int64_t now = static_cast<int64_t>(memory_stats(device).allocated_bytes);
-    if (baseline < 0) baseline = now;
-    CHECK(now == baseline);
-  }
-  return losses;
+    return mean(diff * diff);
+  });
 }
 }  // namespace
 

@@ -223,3 +223,9 @@ def test_linear_backward_products_at_batch_one_run_our_loops():
     assert all(e["plugin"] == "cpu" for e in t.events if e["op"] in ("mm", "addmm"))
     np.testing.assert_array_equal(np.asarray(outer), col * row)
     np.testing.assert_allclose(np.asarray(scaled), 0.5 * col * row, rtol=1e-6)
+    # sum()'s gradient is one row expanded (stride 0): copied dense, then oneDNN.
+    w = rng.standard_normal((10, 64)).astype(np.float32)
+    with axle.trace() as t:
+        got = axle.mm(axle.ones(1, 10).expand(32, 10), axle.tensor(w))
+    assert t.events[-1]["plugin"] == "cpu"
+    np.testing.assert_allclose(np.asarray(got), np.ones((32, 10)) @ w, rtol=1e-5, atol=1e-5)
