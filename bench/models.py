@@ -179,6 +179,9 @@ def worker(lib, threads, device, weights_path, out_path, train=False):
         import torch as L
         import torch.nn.functional as F
         L.set_num_threads(threads)
+        # torch runs cuDNN convolutions in TF32 by default; axle's float32
+        # convolutions are full float32 (as its matmuls at "highest"): compare equal math.
+        L.backends.cudnn.allow_tf32 = False
         ctx = L.inference_mode
         sync = L.cuda.synchronize if device != "cpu" else (lambda: None)
     else:

@@ -284,7 +284,7 @@ TEST_CASE("on a GPU: matmul's batched, broadcast and vector cases and broadcast 
       {randn({4, 1, 6, 8}), randn({3, 8, 2})},            // broadcast batch dims
       {randn({8}), randn({2, 8, 3})},                     // vector @ batch
       {randn({2, 3, 8}), randn({8})},                     // batch @ vector
-      {randn({5, 6}).transpose(0, 1), randn({5}).expand({5, 4})},
+      {randn({5, 6}).transpose(0, 1), randn({5, 1}).expand({5, 4})},
   };
   for (const auto& [a, b] : cases) {
     INFO(shape_string(a.sizes()), " @ ", shape_string(b.sizes()));
