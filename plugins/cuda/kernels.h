@@ -203,12 +203,17 @@ struct DenseCopy {
   int64_t strides[kMaxDims] = {};
   axle_tensor_view view{};
 };
-axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d);
+// channels_last: channels (dim 1) innermost instead (the NHWC layout of a 3-d or more view).
+axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d, bool channels_last = false);
 // out += scale * src, src's dims right-aligned to out's and broadcast where
 // they are 1 (the caller's shape function checked torch's expand rules): a
 // bias or addmm's beta * self. `what` names the call in an error.
 axle_status add_broadcast(const axle_kernel_call* c, const axle_tensor_view& out, const axle_tensor_view& src,
                           double scale, const char* what);
+// ---- reduction.cpp: out = the sum of x over the dims flagged in `reduced` (x.ndim flags; out has x's
+// other dims, in order): convolution_backward's bias gradient.
+axle_status sum_over(const axle_kernel_call* c, const axle_tensor_view& x, const bool* reduced,
+                     const axle_tensor_view& out);
 
 // ---- launchers implemented in nn.cu (contiguous tensors; 0 or a cudaError_t)
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.
@@ -228,6 +233,12 @@ struct MaxPool2d {
 };
 // y (and indices, unless NULL) = the window maxima of x, as max_pool2d_with_indices.
 int launch_max_pool2d(axle_dtype dt, const void* x, void* y, int64_t* indices, const MaxPool2d& p, void* stream);
+// *bad = 1 (set to 0 first by the caller) when an index is not the position of an element of its output's
+// window; p's in_* describe the input gradient, out_* grad_output, index_* the indices.
+int launch_max_pool2d_check_indices(const int64_t* indices, const MaxPool2d& p, int* bad, void* stream);
+// gx = max_pool2d_with_indices_backward(gy, indices) for indices that passed the check.
+int launch_max_pool2d_backward(axle_dtype dt, const void* gy, const int64_t* indices, void* gx, const MaxPool2d& p,
+                               void* stream);
 
 // ---- launchers implemented in indexing.cu (contiguous tensors; 0 or a cudaError_t)
 // out_device[0] = min, out_device[1] = max of n int32 / int64 indices (enqueued).

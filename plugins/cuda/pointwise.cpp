@@ -457,15 +457,24 @@ axle_status add_broadcast(const axle_kernel_call* c, const axle_tensor_view& out
   return check(static_cast<cudaError_t>(e), what, c);
 }
 
-axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d) {
+axle_status dense_copy(const axle_kernel_call* c, const axle_tensor_view& v, DenseCopy* d, bool channels_last) {
   if (v.ndim > kMaxDims) return AXLE_DECLINED;
   const int64_t n = plugin::numel(v);
   const int64_t esize = static_cast<int64_t>(plugin::dtype_size(v.dtype));
   if (axle_status s = d->memory.allocate(v.device_index, static_cast<size_t>(n * esize), c)) return s;
   Indexing ix;
   ix.ndim = v.ndim;
+  // The dims from innermost out: row-major, or channels (dim 1) innermost.
+  int32_t order[kMaxDims];
+  for (int32_t k = 0, i = v.ndim - 1; i >= 0; --i) order[k++] = i;
+  if (channels_last && v.ndim >= 3) {
+    order[0] = 1;
+    for (int32_t k = 1, i = v.ndim - 1; i >= 0; --i)
+      if (i != 1) order[k++] = i;
+  }
   int64_t step = 1;
-  for (int32_t i = v.ndim - 1; i >= 0; --i) {
+  for (int32_t k = 0; k < v.ndim; ++k) {
+    const int32_t i = order[k];
     d->strides[i] = step;
     ix.sizes[i] = v.sizes[i];
     ix.strides[0][i] = step * esize;

@@ -52,9 +52,8 @@ Mask dim_list(const axle_kernel_call* c, int i, const axle_tensor_view& x) {
 
 // Runs `op` over the flagged dims of args[0] into `values` (may be NULL: argmax)
 // and `indices` (ArgMax / ArgMin only, may be NULL); param: see ReduceOp.
-axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, const axle_tensor_view* values,
-                   const axle_tensor_view* indices, double param = 0) {
-  const axle_tensor_view& x = arg_tensor(c, 0);
+axle_status reduce_view(const axle_kernel_call* c, const axle_tensor_view& x, ReduceOp op, const bool* mask,
+                        const axle_tensor_view* values, const axle_tensor_view* indices, double param = 0) {
   const axle_tensor_view& first = values ? *values : *indices;
   if (x.device_index != first.device_index || (values && indices && indices->device_index != first.device_index))
     return AXLE_DECLINED;
@@ -62,7 +61,7 @@ axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, con
   ReduceCall call;
   call.op = op;
   const bool indexed = op == ReduceOp::ArgMax || op == ReduceOp::ArgMin;
-  if (!make_reduce_shape(x, mask.data(), values, indices, !indexed, &call.shape)) return AXLE_DECLINED;
+  if (!make_reduce_shape(x, mask, values, indices, !indexed, &call.shape)) return AXLE_DECLINED;
   if (call.shape.outputs == 0) return AXLE_OK;
   call.x = x.data;
   call.x_dtype = x.dtype;
@@ -77,6 +76,11 @@ axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, con
   Scratch scratch;
   if (axle_status s = scratch.allocate(first.device_index, reduction_scratch_bytes(call), c)) return s;
   return check(static_cast<cudaError_t>(launch_reduction(call, scratch.ptr, c->stream)), c->op_name, c);
+}
+
+axle_status reduce(const axle_kernel_call* c, ReduceOp op, const Mask& mask, const axle_tensor_view* values,
+                   const axle_tensor_view* indices, double param = 0) {
+  return reduce_view(c, arg_tensor(c, 0), op, mask.data(), values, indices, param);
 }
 
 // ---------------------------------------------------------------- kernels
@@ -208,6 +212,11 @@ const KernelEntry kKernels[] = {
 };
 
 }  // namespace
+
+axle_status sum_over(const axle_kernel_call* c, const axle_tensor_view& x, const bool* reduced,
+                     const axle_tensor_view& out) {
+  return reduce_view(c, x, ReduceOp::Sum, reduced, &out, nullptr);
+}
 
 axle_status register_reduction(const axle_registrar* r) { return plugin::register_kernels(r, "cuda", kKernels); }
 

@@ -326,3 +326,85 @@ TEST_CASE("on a GPU: convolution and average pooling run on cuDNN, max pooling o
             fallbacks_of("avg_pool2d") + fallbacks_of("max_pool2d_with_indices") ==
         before);
 }
+
+// The plugin whose kernel served the only top-level call `f` makes ("" for a composite).
+template <typename F>
+std::string served_by(F&& f) {
+  CallOutcomeScope scope;
+  f();
+  const std::vector<CallOutcome> outcomes = scope.take();
+  return outcomes.empty() ? "?" : outcomes.back().kind == "kernel" ? outcomes.back().plugin : outcomes.back().kind;
+}
+
+TEST_CASE("on a GPU: convolution_backward runs on cuDNN and max pooling's backward on its own kernel") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  Generator g;
+  g.manual_seed(4);
+  auto randn = [&](IntList sizes) { return call_op("randn", {sizes, g, kFloat32, cpu})[0].tensor(); };
+  set_float32_matmul_precision("highest");
+  struct Case {
+    IntList x, w, stride, padding, dilation;
+    int64_t groups;
+    bool channels_last;
+  };
+  const std::vector<Case> cases = {
+      {{2, 4, 9, 9}, {6, 4, 3, 3}, {1}, {1}, {1}, 1, false},
+      {{2, 4, 10, 7}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 2}, 2, false},  // strides, dilation, groups
+      {{3, 8, 8, 8}, {8, 8, 3, 3}, {2}, {1}, {1}, 1, true},             // channels_last
+      {{2, 3, 17}, {5, 3, 4}, {2}, {1}, {1}, 1, false},                 // 1-d
+  };
+  for (const Case& k : cases) {
+    Tensor x = randn(k.x), w = randn(k.w);
+    if (k.channels_last) x = x.contiguous(MemoryFormat::ChannelsLast);
+    const Tensor y =
+        convolution(x, w, std::nullopt, k.stride, k.padding, k.dilation, false, IntList(k.x.size() - 2, 0), k.groups);
+    const MemoryFormat format = k.channels_last ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
+    for (const bool broadcast : {false, true}) {
+      // The gradient of sum() is a broadcast (stride 0), which cuDNN takes as a dense copy;
+      // otherwise grad_output has the output's layout, as autograd passes it.
+      const Tensor gy = broadcast ? ones({1}).expand(y.sizes()) : randn(y.sizes()).contiguous(format);
+      for (const IntList& mask : {IntList{1, 1, 1}, IntList{1, 0, 0}, IntList{0, 1, 1}}) {
+        INFO(shape_string(k.x), " * ", shape_string(k.w), " mask ", shape_string(mask), broadcast ? " broadcast" : "");
+        auto args = [&](const Device& d) {
+          return Stack{gy.to(d),        x.to(d),  w.to(d),
+                       IntList{k.w[0]}, k.stride, k.padding,
+                       k.dilation,      false,    IntList(k.x.size() - 2, 0),
+                       k.groups,        mask};
+        };
+        const Stack host = call_op("convolution_backward", args(cpu));
+        Stack dev;
+        CHECK(served_by([&] { dev = call_op("convolution_backward", args(cuda)); }) == "cuda");
+        for (size_t i = 0; i < 3; ++i) {
+          REQUIRE(dev[i].tensor().defined() == host[i].tensor().defined());
+          if (host[i].tensor().defined())
+            CHECK(max_abs_diff(dev[i].tensor().to(cpu), host[i].tensor()) <
+                  1e-4 * (1 + amax(abs(host[i].tensor())).item<double>()));
+        }
+      }
+    }
+  }
+  // Max pooling's backward: overlapping windows (stride < kernel), dilation, padding, ceil_mode, channels_last.
+  for (const bool cl : {false, true}) {
+    Tensor x = randn({2, 3, 11, 10});
+    if (cl) x = x.contiguous(MemoryFormat::ChannelsLast);
+    const auto [v, i] = max_pool2d_with_indices(x, {3, 3}, {2, 1}, {1, 1}, {1, 2}, true);
+    const Tensor gy = randn(v.sizes());
+    auto args = [&](const Device& d) {
+      return Stack{gy.to(d), x.to(d), IntList{3, 3}, IntList{2, 1}, IntList{1, 1}, IntList{1, 2}, true, i.to(d)};
+    };
+    const Tensor host = call_op("max_pool2d_with_indices_backward", args(cpu))[0].tensor();
+    Tensor dev;
+    CHECK(served_by([&] { dev = call_op("max_pool2d_with_indices_backward", args(cuda))[0].tensor(); }) == "cuda");
+    CHECK(max_abs_diff(dev.to(cpu), host) < 1e-5);
+  }
+  // An index outside its window (not max_pool2d's): the composite adds it where it points, as on the host.
+  const Tensor x = randn({1, 1, 4, 4}), gy = randn({1, 1, 2, 2});
+  const Tensor odd = full({1, 1, 2, 2}, 15.0, TensorOptions().dtype(kInt64));
+  auto args = [&](const Device& d) {
+    return Stack{gy.to(d), x.to(d), IntList{2, 2}, IntList{2, 2}, IntList{0, 0}, IntList{1, 1}, false, odd.to(d)};
+  };
+  CHECK(max_abs_diff(call_op("max_pool2d_with_indices_backward", args(cuda))[0].tensor().to(cpu),
+                     call_op("max_pool2d_with_indices_backward", args(cpu))[0].tensor()) < 1e-5);
+}
