@@ -18,6 +18,7 @@ using plugin::KernelEntry;
 // One register_<family>[_piece] per .cpp file, named after the op family it serves.
 axle_status register_blas(const axle_registrar* r);
 axle_status register_nn(const axle_registrar* r);
+axle_status register_nn_backward(const axle_registrar* r);
 axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);

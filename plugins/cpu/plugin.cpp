@@ -65,6 +65,7 @@ axle_status register_plugin(const axle_registrar* r) {
   axle_status (*const families[])(const axle_registrar*) = {
       &register_blas,
       &register_nn,
+      &register_nn_backward,
       &register_pointwise_unary,
       &register_pointwise_binary,
       &register_conv_pool,

@@ -214,7 +214,7 @@ int64_t forward_size(const ConvShape& s, const Nchw& x, int k) {
 }
 
 // Whether cuDNN's view of the call is consistent: y has the size of the
-// forward convolution of x (for BackwardData, s.in is dy and s.out dx).
+// forward convolution of x (for BackwardData, the shape's `in` is dy and `out` dx).
 bool consistent(const ConvShape& s, Pass pass) {
   const Nchw& x = pass == Pass::BackwardData ? s.out : s.in;
   const Nchw& y = pass == Pass::BackwardData ? s.in : s.out;

@@ -229,3 +229,48 @@ def test_linear_backward_products_at_batch_one_run_our_loops():
         got = axle.mm(axle.ones(1, 10).expand(32, 10), axle.tensor(w))
     assert t.events[-1]["plugin"] == "cpu"
     np.testing.assert_allclose(np.asarray(got), np.ones((32, 10)) @ w, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mask", [[1, 1, 1], [1, 0, 0], [0, 1, 1]])
+def test_layer_norm_backward_runs_our_loops(mask):
+    # The transformer's shapes: rows of 512, statistics recomputed (axle's layer_norm
+    # returns none) or given as torch's; values as torch's autograd.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((4, 33, 512)).astype(np.float32)
+    g = rng.standard_normal((4, 33, 512)).astype(np.float32)
+    w = (1 + 0.1 * rng.standard_normal(512)).astype(np.float32)
+    b = rng.standard_normal(512).astype(np.float32)
+    for stats in (False, True):
+        tx = torch.from_numpy(x)
+        mean = tx.mean(-1, keepdim=True)
+        rstd = torch.rsqrt(tx.var(-1, unbiased=False, keepdim=True) + 1e-5)
+        st = (axle.tensor(mean.numpy()), axle.tensor(rstd.numpy())) if stats else (None, None)
+        with axle.trace() as t:
+            got = axle.native_layer_norm_backward(axle.tensor(g), axle.tensor(x), [512], *st, axle.tensor(w),
+                                                  axle.tensor(b), mask)
+        assert [e for e in t.events if e["depth"] == 0][-1]["plugin"] == "cpu"
+        want = torch.ops.aten.native_layer_norm_backward(torch.from_numpy(g), tx, [512], mean, rstd,
+                                                         torch.from_numpy(w), torch.from_numpy(b),
+                                                         [bool(m) for m in mask])
+        for a, t_, m in zip(got, want, mask):
+            if not m:
+                assert a is None
+                continue
+            np.testing.assert_allclose(np.asarray(a), t_.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_backward_runs_onednn(log):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(7)
+    s = rng.standard_normal((4, 8, 64, 64)).astype(np.float32)
+    g = rng.standard_normal(s.shape).astype(np.float32)
+    ts = torch.from_numpy(s).requires_grad_()
+    y = (torch.log_softmax if log else torch.softmax)(ts, -1)
+    y.backward(torch.from_numpy(g))
+    op = axle._log_softmax_backward_data if log else axle._softmax_backward_data
+    with axle.trace() as t:
+        got = op(axle.tensor(g), axle.tensor(y.detach().numpy()), -1, axle.float32)
+    assert t.events[-1]["plugin"] == "cpu"
+    np.testing.assert_allclose(np.asarray(got), ts.grad.numpy(), rtol=1e-4, atol=1e-5)

@@ -84,6 +84,16 @@ def _bn_backward(grad_out, input, weight, running_mean, running_var, save_mean, 
         grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, mask)
 
 
+def _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, mask, eps=1e-5):
+    # aten's schema has no eps and needs mean / rstd: axle recomputes them when None.
+    if mean is None or rstd is None:
+        dims = tuple(range(input.dim() - len(normalized_shape), input.dim()))
+        mean = input.mean(dims, keepdim=True) if mean is None else mean
+        rstd = torch.rsqrt(input.var(dims, unbiased=False, keepdim=True) + eps) if rstd is None else rstd
+    return _bool_mask(torch.ops.aten.native_layer_norm_backward.default)(
+        grad_out, input, normalized_shape, mean, rstd, weight, bias, mask)
+
+
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
 # or declares it differently.
 TORCH_EQUIVALENT = {
@@ -93,6 +103,7 @@ TORCH_EQUIVALENT = {
     "convolution_backward": _bool_mask(torch.ops.aten.convolution_backward.default),
     "native_batch_norm_backward": _bn_backward,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
+    "native_layer_norm_backward": _layer_norm_backward,
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
@@ -125,6 +136,12 @@ DEVIATIONS = {
     # torch bug); axle's results equal torch's on contiguous copies.
     ("native_group_norm_backward", "channels_last"): "torch 1.13 is wrong for channels_last",
     ("native_group_norm_backward", "transposed-layout grad_out"): "torch 1.13 is wrong for strided grad_out",
+    # torch 1.13's CPU _softmax_backward_data reads a non-contiguous output as if it were
+    # contiguous along dim (its result equals axle's for output.contiguous()).
+    ("_softmax_backward_data", "stepped output"): "torch 1.13 ignores output's strides",
+    # torch 1.13's CPU _log_softmax_backward_data does not check that grad_output and
+    # output have one size (it reads past output's rows): axle raises.
+    ("_log_softmax_backward_data", "grad_output of another size"): "torch 1.13 does not check the sizes",
 }
 
 # Per op: number of cases compared and of dtypes covered (printed by conftest.py).

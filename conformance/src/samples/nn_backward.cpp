@@ -68,6 +68,51 @@ std::vector<Sample> group_norm_backward_samples(SampleContext& c) {
       });
 }
 
+// native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, eps)
+std::vector<Sample> layer_norm_backward_samples(SampleContext& c) {
+  auto v = [&](IntList s, Layout l = C) { return c.make(s, l, {}, -1, 1); };
+  auto rstd = [&](IntList s) { return c.make(s, C, {}, 0.5, 1.5); };
+  const IntList all{1, 1, 1};
+  return rounded(
+      c,
+      {
+          ok({v({4, 6}), v({4, 6}), IntList{6}, Value(), Value(), v({6}), v({6}), all}, "2-d, stats recomputed"),
+          ok({v({2, 3, 8}), v({2, 3, 8}), IntList{8}, v({2, 3, 1}), rstd({2, 3, 1}), v({8}), Value(), IntList{1, 1, 0}},
+             "3-d, torch's stats, no bias, mask: input and weight"),
+          ok({v({2, 3, 4, 5}), v({2, 3, 4, 5}), IntList{4, 5}, Value(), Value(), v({4, 5}), v({4, 5}), all, 1e-3},
+             "two normalized dims, eps 1e-3"),
+          ok({v({5, 7}, T), v({5, 7}), IntList{7}, Value(), Value(), Value(), Value(), IntList{1, 0, 0}},
+             "transposed-layout grad_out, no weight, mask: input only"),
+          ok({v({3, 4, 6}), v({3, 4, 6}, S), IntList{6}, Value(), Value(), v({6}), v({6}), IntList{0, 1, 1}},
+             "stepped input, mask: weight and bias"),
+          ok({v({6}), v({6}), IntList{6}, Value(), Value(), v({6}), v({6}), all}, "one row"),
+          ok({v({0, 4}), v({0, 4}), IntList{4}, Value(), Value(), v({4}), v({4}), all}, "zero rows"),
+          fails({v({4, 6}), v({4, 6}), IntList{5}, Value(), Value(), Value(), Value(), all},
+                "normalized_shape not the input's", "ShapeError"),
+          fails({v({4, 6}), v({4, 6}), IntList{6}, v({3}), Value(), Value(), Value(), all}, "mean of 3 values",
+                "ShapeError"),
+          fails({v({4, 6}), v({4, 6}), IntList{6}, Value(), Value(), Value(), Value(), IntList{1, 1}},
+                "output_mask of 2 values", "ValueError"),
+      });
+}
+
+// _softmax_backward_data / _log_softmax_backward_data(grad_output, output, dim, input_dtype)
+std::vector<Sample> softmax_backward_samples(SampleContext& c) {
+  // A softmax output: positive rows (drawn, not normalized: the formula is defined for any output).
+  auto y = [&](IntList s, Layout l = C) { return c.make(s, l, {}, 0, 1); };
+  const DType d = c.dtype();
+  return rounded(c, {
+                        ok({c.make({4, 7}), y({4, 7}), 1, d}, "2-d, last dim"),
+                        ok({c.make({2, 5, 3}), y({2, 5, 3}), 1, d}, "3-d, middle dim"),
+                        ok({c.make({2, 3, 4}, T), y({2, 3, 4}), -1, d}, "transposed-layout grad, dim -1"),
+                        ok({c.make({3, 6}), y({3, 6}, S), 0, d}, "stepped output, dim 0"),
+                        ok({c.make({}), y({}), 0, d}, "0-d"),
+                        ok({c.make({0, 4}), y({0, 4}), 1, d}, "empty"),
+                        fails({c.make({4, 7}), y({4, 6}), 1, d}, "grad_output of another size", "ShapeError"),
+                        fails({c.make({4, 7}), y({4, 7}), 2, d}, "dim out of range", "IndexError"),
+                    });
+}
+
 // upsample_nearest2d_backward(grad_output, output_size, input_size, scales_h, scales_w)
 std::vector<Sample> nearest_backward_samples(SampleContext& c) {
   return rounded(
@@ -105,6 +150,9 @@ std::vector<OpSamples> nn_backward_samples() {
   return {
       {"native_batch_norm_backward", &batch_norm_backward_samples, kBackwardDTypes, 8},
       {"native_group_norm_backward", &group_norm_backward_samples, kBackwardDTypes, 8},
+      {"native_layer_norm_backward", &layer_norm_backward_samples, kBackwardDTypes, 8},
+      {"_softmax_backward_data", &softmax_backward_samples, kBackwardDTypes, 8},
+      {"_log_softmax_backward_data", &softmax_backward_samples, kBackwardDTypes, 8},
       {"upsample_nearest2d_backward", &nearest_backward_samples, kBackwardDTypes, 4},
       {"upsample_bilinear2d_backward", &bilinear_backward_samples, kBackwardDTypes, 4},
   };

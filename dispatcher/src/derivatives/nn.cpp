@@ -27,33 +27,25 @@ IntList moved_index_shape(const Tensor& gm, const Tensor& index) {
 }  // namespace
 
 void softmax(VjpContext& c) {
-  const Tensor& y = c.result(0);
-  const int64_t dim = wrap_dim(c.arg(1).to_int(), std::max<int64_t>(y.dim(), 1));
-  const Tensor gy = g(c) * y;
-  c.set(0, gy - y * sum(gy, {dim}, true));
+  c.set(0, call(AXLE_OP("_softmax_backward_data"), g(c), c.result(0), c.arg(1), c.dtype(0)));
 }
 
 void log_softmax(VjpContext& c) {
-  const Tensor& y = c.result(0);
-  const int64_t dim = wrap_dim(c.arg(1).to_int(), std::max<int64_t>(y.dim(), 1));
-  c.set(0, g(c) - exp(y) * sum(g(c), {dim}, true));
+  c.set(0, call(AXLE_OP("_log_softmax_backward_data"), g(c), c.result(0), c.arg(1), c.dtype(0)));
 }
 
 void layer_norm(VjpContext& c) {
-  // y = (x - mean) * rstd * w + b over the last len(normalized_shape) dims.
-  const Tensor& x = c.input(0);
-  const IntList dims = last_dims(x.dim(), c.arg(1).int_list().size());
-  const double eps = c.arg(4).to_double();
-  const Tensor centered = x - mean(x, dims, true);
-  const Tensor rstd = call(AXLE_OP("rsqrt"), mean(centered * centered, dims, true) + scalar(eps));
-  const Tensor xhat = centered * rstd;
-  const bool has_w = c.has_tensor(2);
-  if (c.needs(0)) {
-    const Tensor gxhat = has_w ? g(c) * c.input(2) : g(c);
-    c.set(0, rstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true)));
-  }
-  if (has_w && c.needs(2)) c.set(2, g(c) * xhat);
-  if (c.has_tensor(3) && c.needs(3)) c.set(3, g(c));
+  // layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable): the
+  // declared backward op recomputes the row statistics (layer_norm returns none).
+  const bool has_w = c.has_tensor(2), has_b = c.has_tensor(3);
+  const IntList mask{c.needs(0) ? 1 : 0, has_w && c.needs(2) ? 1 : 0, has_b && c.needs(3) ? 1 : 0};
+  const Value w = has_w ? Value(c.input(2)) : Value();
+  // Only the bias's presence matters to the gradients (it is not saved).
+  Stack r = detail::call(AXLE_OP("native_layer_norm_backward"), g(c), c.input(0), c.arg(1), Value(), Value(), w,
+                         Value(), mask, c.arg(4));
+  if (mask[0]) c.set(0, r[0].tensor());
+  if (mask[1]) c.set(2, r[1].tensor());
+  if (mask[2]) c.set(3, r[2].tensor());
 }
 
 void rms_norm(VjpContext& c) {

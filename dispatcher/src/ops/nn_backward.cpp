@@ -125,6 +125,125 @@ void group_norm_backward_shape(ShapeContext& c) {
   c.outputs = {{x.sizes(), x.dtype()}, {{ch}, pd}, {{ch}, pd}};
 }
 
+// ------------------------------------------------------------ native_layer_norm_backward
+// (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, eps).
+// mean / rstd hold one value per normalized row (torch's [*, 1, ...] shape, or
+// any shape of that many elements); None: recomputed from input with eps
+// (axle's layer_norm returns neither; torch's schema has no eps and needs both).
+struct LayerNormRows {
+  IntList dims;        // the normalized (trailing) dims
+  IntList stat_shape;  // input's sizes with the normalized dims as 1
+  int64_t rows = 1;
+};
+
+LayerNormRows check_layer_norm_backward(const char* op, const Stack& a) {
+  const Tensor& g = a[0].tensor();
+  const Tensor& x = a[1].tensor();
+  const IntList& ns = a[2].int_list();
+  const int64_t k = static_cast<int64_t>(ns.size());
+  bool fits = k > 0 && k <= x.dim();
+  for (int64_t i = 0; fits && i < k; ++i) fits = x.size(x.dim() - k + i) == ns[static_cast<size_t>(i)];
+  AXLE_CHECK(fits, ShapeError, op, ": normalized_shape ", str(ns),
+             " does not match the trailing dims of input of size ", str(x.sizes()));
+  AXLE_CHECK(g.sizes() == x.sizes(), ShapeError, op, ": expected grad_out of the input's size ", str(x.sizes()),
+             ", got ", str(g.sizes()));
+  AXLE_CHECK(is_floating_point(x.dtype()) && g.dtype() == x.dtype(), DTypeError, op,
+             ": expected a floating input and grad_out of one dtype, got ", dtype_name(x.dtype()), " and ",
+             dtype_name(g.dtype()));
+  LayerNormRows r;
+  r.stat_shape = x.sizes();
+  for (int64_t d = x.dim() - k; d < x.dim(); ++d) {
+    r.dims.push_back(d);
+    r.stat_shape[static_cast<size_t>(d)] = 1;
+  }
+  for (int64_t d = 0; d < x.dim() - k; ++d) r.rows *= x.size(d);
+  for (auto [i, name] : {std::pair{3, "mean"}, std::pair{4, "rstd"}})
+    if (!a[i].is_none())
+      AXLE_CHECK(a[i].tensor().numel() == r.rows && a[i].tensor().dtype() == x.dtype(), ShapeError, op, ": expected ",
+                 name, " of ", r.rows, " elements (one per normalized row) of dtype ", dtype_name(x.dtype()), ", got ",
+                 str(a[i].tensor().sizes()), " of ", dtype_name(a[i].tensor().dtype()));
+  for (auto [i, name] : {std::pair{5, "weight"}, std::pair{6, "bias"}})
+    if (!a[i].is_none())
+      AXLE_CHECK(a[i].tensor().sizes() == ns && a[i].tensor().dtype() == x.dtype(), ShapeError, op, ": expected ", name,
+                 " of size ", str(ns), " and dtype ", dtype_name(x.dtype()), ", got ", str(a[i].tensor().sizes()),
+                 " of ", dtype_name(a[i].tensor().dtype()));
+  (void)wanted(a[7], 0);
+  return r;
+}
+
+Stack layer_norm_backward_composite(const Stack& a) {
+  const LayerNormRows r = check_layer_norm_backward("native_layer_norm_backward", a);
+  const Tensor& g = a[0].tensor();
+  const Tensor& x = a[1].tensor();
+  const Tensor mu = a[3].is_none() ? mean(x, r.dims, true) : reshape(a[3].tensor(), r.stat_shape);
+  Tensor rstd;
+  if (a[4].is_none()) {
+    const Tensor centered = x - mu;
+    rstd = rsqrt_of(mean(centered * centered, r.dims, true) + scalar_to_tensor(Scalar(a[8].to_double())));
+  } else {
+    rstd = reshape(a[4].tensor(), r.stat_shape);
+  }
+  const Tensor xhat = (x - mu) * rstd;
+  IntList lead;
+  for (int64_t d = 0; d < x.dim() - static_cast<int64_t>(r.dims.size()); ++d) lead.push_back(d);
+  Tensor gx, gw, gb;
+  if (wanted(a[7], 0)) {
+    const Tensor gxhat = a[5].is_none() ? g : g * a[5].tensor();
+    gx = rstd * (gxhat - mean(gxhat, r.dims, true) - xhat * mean(gxhat * xhat, r.dims, true));
+  }
+  // Summed over the leading dims (none: the product itself).
+  auto over_rows = [&](const Tensor& t) { return lead.empty() ? t : sum(t, lead); };
+  if (wanted(a[7], 1)) gw = over_rows(g * xhat);
+  if (wanted(a[7], 2)) gb = over_rows(g);
+  return {gx, gw, gb};
+}
+
+void layer_norm_backward_shape(ShapeContext& c) {
+  check_layer_norm_backward(c.op, c.args);
+  const Tensor& x = c.arg(1).tensor();
+  const IntList& ns = c.arg(2).int_list();
+  c.outputs = {{x.sizes(), x.dtype()}, {ns, x.dtype()}, {ns, x.dtype()}};
+  // An output the mask leaves out is not allocated (a kernel leaves it undefined, as the composite).
+  for (size_t i = 0; i < 3; ++i)
+    if (!wanted(c.arg(7), i)) c.outputs[i].data_dependent = true;
+}
+
+// ------------------------------------------------------------ softmax backward
+// _softmax_backward_data / _log_softmax_backward_data(grad_output, output, dim,
+// input_dtype): torch's names and schemas; the result has the forward input's dtype.
+void check_softmax_backward(const char* op, const Tensor& g, const Tensor& y, DType input_dtype) {
+  AXLE_CHECK(g.sizes() == y.sizes(), ShapeError, op, ": expected grad_output of the output's size ", str(y.sizes()),
+             ", got ", str(g.sizes()));
+  AXLE_CHECK(is_floating_point(y.dtype()) && g.dtype() == y.dtype() && is_floating_point(input_dtype), DTypeError, op,
+             ": expected floating grad_output and output of one dtype and a floating input_dtype, got ",
+             dtype_name(g.dtype()), ", ", dtype_name(y.dtype()), " and ", dtype_name(input_dtype));
+}
+
+template <bool Log>
+Stack softmax_backward_composite(const Stack& a) {
+  const Tensor& g = a[0].tensor();
+  const Tensor& y = a[1].tensor();
+  const char* op = Log ? "_log_softmax_backward_data" : "_softmax_backward_data";
+  check_softmax_backward(op, g, y, a[3].dtype());
+  const int64_t dim = wrap_dim(a[2].to_int(), std::max<int64_t>(y.dim(), 1), op);
+  Tensor gx;
+  if (Log) {
+    gx = g - exp(y) * sum(g, {dim}, true);
+  } else {
+    const Tensor gy = g * y;
+    gx = gy - y * sum(gy, {dim}, true);
+  }
+  return {gx.dtype() == a[3].dtype() ? gx : gx.to(a[3].dtype())};
+}
+
+void softmax_backward_shape(ShapeContext& c) {
+  const Tensor& g = c.arg(0).tensor();
+  const Tensor& y = c.arg(1).tensor();
+  check_softmax_backward(c.op, g, y, c.arg(3).dtype());
+  c.args[2] = wrap_dim(c.args[2].to_int(), std::max<int64_t>(y.dim(), 1), c.op);
+  c.outputs = {{y.sizes(), c.arg(3).dtype()}};
+}
+
 // ------------------------------------------------------------ upsample backward
 // Resampling is linear and separable: the forward is M_h x M_w^T with an
 // [out, in] interpolation matrix per dim (the reference kernels' index rules,
@@ -230,6 +349,25 @@ std::vector<OpDecl> nn_backward_ops() {
        .composite = &group_norm_backward_composite,
        .doc = "group_norm's gradients (input, weight, bias) from the per-(sample, group) mean and rstd [N, group]; "
               "output_mask is 0/1 each (torch's bool[3]).",
+       .derivative = {.decomposes = true}},
+      {.schema = "native_layer_norm_backward(Tensor grad_out, Tensor input, int[] normalized_shape, Tensor? mean, "
+                 "Tensor? rstd, Tensor? weight, Tensor? bias, int[3] output_mask, float eps=1e-05) -> (Tensor, Tensor, "
+                 "Tensor)",
+       .shape = &layer_norm_backward_shape,
+       .composite = &layer_norm_backward_composite,
+       .doc = "layer_norm's gradients (input, weight, bias) where output_mask (0/1 each; torch's bool[3]) asks, else "
+              "undefined; mean / rstd (one per row) None: recomputed from input with eps (torch's schema has no eps).",
+       .derivative = {.decomposes = true}},
+      {.schema = "_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor",
+       .shape = &softmax_backward_shape,
+       .composite = &softmax_backward_composite<false>,
+       .doc = "softmax's input gradient from its output y: y * (g - sum(g * y, dim)), in input_dtype.",
+       .derivative = {.decomposes = true}},
+      {.schema = "_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> "
+                 "Tensor",
+       .shape = &softmax_backward_shape,
+       .composite = &softmax_backward_composite<true>,
+       .doc = "log_softmax's input gradient from its output y: g - exp(y) * sum(g, dim), in input_dtype.",
        .derivative = {.decomposes = true}},
       {.schema = "upsample_nearest2d_backward(Tensor grad_output, int[2] output_size, int[4] input_size, float? "
                  "scales_h=None, float? scales_w=None) -> Tensor",
