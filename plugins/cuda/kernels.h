@@ -219,6 +219,19 @@ axle_status sum_over(const axle_kernel_call* c, const axle_tensor_view& x, const
 // softmax over `cols` elements with stride `inner`, for outer x inner slices.
 int launch_softmax(axle_dtype in_dt, axle_dtype out_dt, const void* x, void* y, int64_t outer, int64_t cols,
                    int64_t inner, bool log, void* stream);
+// _softmax_backward_data (log = false) / _log_softmax_backward_data (log = true): g and y of dtype `dt`, gx of out_dt.
+int launch_softmax_backward(axle_dtype dt, axle_dtype out_dt, const void* g, const void* y, void* gx, int64_t outer,
+                            int64_t cols, int64_t inner, bool log, void* stream);
+// native_layer_norm_backward over rows of `cols`: mean / rstd (one per row) may be NULL (recomputed with eps), w
+// NULL (ones); gx, gw, gb NULL where not wanted. Needs layer_norm_backward_scratch bytes of device scratch.
+struct LayerNormBackward {
+  const void *g = nullptr, *x = nullptr, *w = nullptr, *mean = nullptr, *rstd = nullptr;
+  void *gx = nullptr, *gw = nullptr, *gb = nullptr;
+  int64_t rows = 0, cols = 0;
+  double eps = 1e-5;
+};
+size_t layer_norm_backward_scratch(axle_dtype dt, int64_t rows);
+int launch_layer_norm_backward(axle_dtype dt, const LayerNormBackward& p, void* scratch, void* stream);
 // layer_norm (rms = false; w, b may be NULL) or rms_norm (b unused) over rows of `cols`.
 int launch_norm(bool rms, axle_dtype dt, const void* x, const void* w, const void* b, void* y, int64_t rows,
                 int64_t cols, double eps, void* stream);

@@ -408,3 +408,37 @@ TEST_CASE("on a GPU: convolution_backward runs on cuDNN and max pooling's backwa
   CHECK(max_abs_diff(call_op("max_pool2d_with_indices_backward", args(cuda))[0].tensor().to(cpu),
                      call_op("max_pool2d_with_indices_backward", args(cpu))[0].tensor()) < 1e-5);
 }
+
+TEST_CASE("on a GPU: softmax's, log_softmax's and layer_norm's backward ops run on the plugin") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  Generator g;
+  g.manual_seed(5);
+  auto randn = [&](IntList sizes, DType dt = kFloat32) { return call_op("randn", {sizes, g, dt, cpu})[0].tensor(); };
+  for (const char* op : {"_softmax_backward_data", "_log_softmax_backward_data"})
+    for (const int64_t dim : {-1, 1}) {
+      const Tensor gy = randn({3, 5, 40}), y = softmax(randn({3, 5, 40}), dim);
+      auto args = [&](const Device& d) { return Stack{gy.to(d), y.to(d), dim, kFloat32}; };
+      Tensor dev;
+      INFO(op, " dim ", dim);
+      CHECK(served_by([&] { dev = call_op(op, args(cuda))[0].tensor(); }) == "cuda");
+      CHECK(max_abs_diff(dev.to(cpu), call_op(op, args(cpu))[0].tensor()) < 1e-5);
+    }
+  for (const DType dt : {kFloat32, kFloat64}) {
+    const Tensor x = randn({6, 7, 96}, dt), gy = randn({6, 7, 96}, dt), w = randn({96}, dt), b = randn({96}, dt);
+    for (const IntList& mask : {IntList{1, 1, 1}, IntList{1, 0, 0}, IntList{0, 1, 1}}) {
+      auto args = [&](const Device& d) {
+        return Stack{gy.to(d), x.to(d), IntList{96}, Value(), Value(), w.to(d), b.to(d), mask, 1e-5};
+      };
+      Stack dev;
+      INFO(dtype_name(dt), " mask ", shape_string(mask));
+      CHECK(served_by([&] { dev = call_op("native_layer_norm_backward", args(cuda)); }) == "cuda");
+      const Stack host = call_op("native_layer_norm_backward", args(cpu));
+      for (size_t i = 0; i < 3; ++i) {
+        REQUIRE(dev[i].tensor().defined() == host[i].tensor().defined());
+        if (host[i].tensor().defined()) CHECK(max_abs_diff(dev[i].tensor().to(cpu), host[i].tensor()) < 1e-4);
+      }
+    }
+  }
+}
