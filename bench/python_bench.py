@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Per-call time of axle.add(a, b) and a + b on 1-element float tensors against
 torch.add and numpy add (each library in its own process, medians of repeats),
-and `import` process times. Run through scripts/bench."""
+the same add with one operand requiring grad (a graph node per call), and
+`import` process times. --torch-python PY adds the torch of another Python (the
+PyTorch 2.x virtualenv of scripts/bench) as a second anchor. Run through
+scripts/bench."""
 import json
 import statistics
 import subprocess
@@ -9,8 +12,9 @@ import sys
 import timeit
 
 SETUP = {
-    "axle": "import axle; a = axle.ones(1); b = axle.ones(1); f = axle.add",
-    "torch": "import torch; torch.set_num_threads(1); a = torch.ones(1); b = torch.ones(1); f = torch.add",
+    "axle": "import axle; a = axle.ones(1); b = axle.ones(1); g = axle.ones(1, requires_grad=True); f = axle.add",
+    "torch": "import torch; torch.set_num_threads(1); a = torch.ones(1); b = torch.ones(1); "
+             "g = torch.ones(1, requires_grad=True); f = torch.add",
     "numpy": "import numpy; a = numpy.ones(1, dtype=numpy.float32); b = numpy.ones(1, dtype=numpy.float32); f = numpy.add",
 }
 
@@ -18,14 +22,16 @@ SETUP = {
 def measure_in_process(lib):
     number = 100000
     out = {}
-    for label, stmt in (("call", "f(a, b)"), ("operator", "a + b")):
+    for label, stmt in (("call", "f(a, b)"), ("operator", "a + b"), ("grad", "f(g, b)")):
+        if label == "grad" and lib == "numpy":
+            continue
         runs = timeit.repeat(stmt, setup=SETUP[lib], number=number, repeat=9)
         out[label] = statistics.median(runs) / number * 1e9
     return out
 
 
-def run_child(lib):
-    res = subprocess.run([sys.executable, __file__, "--child", lib], capture_output=True, text=True, check=True)
+def run_child(lib, python=sys.executable):
+    res = subprocess.run([python, __file__, "--child", lib], capture_output=True, text=True, check=True)
     return json.loads(res.stdout)
 
 
@@ -44,20 +50,32 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--child":
         print(json.dumps(measure_in_process(sys.argv[2])))
         return
-    results = {lib: run_child(lib) for lib in ("axle", "torch", "numpy")}
-    torch_call = results["torch"]["call"]
-    print("%-34s %10s %10s" % ("1-element float32 add", "ns/call", "vs torch"))
-    for lib in ("axle", "torch", "numpy"):
-        for label in ("call", "operator"):
+    libs = ["axle", "torch", "numpy"]
+    results = {lib: run_child(lib) for lib in libs}
+    version = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"], capture_output=True,
+                             text=True).stdout.strip()
+    names = {"axle": "axle", "torch": "torch " + version, "numpy": "numpy"}
+    if len(sys.argv) == 3 and sys.argv[1] == "--torch-python":
+        results["torch2"] = run_child("torch", sys.argv[2])
+        names["torch2"] = "torch " + subprocess.run([sys.argv[2], "-c", "import torch; print(torch.__version__)"],
+                                                    capture_output=True, text=True).stdout.strip()
+        libs.insert(2, "torch2")
+    anchors = [lib for lib in ("torch", "torch2") if lib in results]
+    print("%-46s %10s" % ("1-element float32 add", "ns/call") + "".join(" %14s" % ("vs " + names[a]) for a in anchors))
+    for lib in libs:
+        for label in ("call", "operator", "grad"):
+            if label not in results[lib]:
+                continue
             ns = results[lib][label]
-            name = "%s.add(a, b)" % lib if label == "call" else "%s: a + b" % lib
-            print("%-34s %10.0f %10.2f" % (name, ns, ns / torch_call))
+            name = {"call": "%s.add(a, b)", "operator": "%s: a + b", "grad": "%s.add(a, b), a requires grad"}[label]
+            print("%-46s %10.0f" % (name % names[lib], ns) +
+                  "".join(" %14.2f" % (ns / results[a][label]) for a in anchors))
     base = import_time("pass")
     ax = import_time("import axle")
     th = import_time("import torch")
-    print("%-34s %10.1f ms" % ("python3 -c pass", base))
-    print("%-34s %10.1f ms  (+%.1f ms, %.3fx import torch)" % ("python3 -c 'import axle'", ax, ax - base, ax / th))
-    print("%-34s %10.1f ms" % ("python3 -c 'import torch'", th))
+    print("%-46s %10.1f ms" % ("python3 -c pass", base))
+    print("%-46s %10.1f ms  (+%.1f ms, %.3fx import torch)" % ("python3 -c 'import axle'", ax, ax - base, ax / th))
+    print("%-46s %10.1f ms" % ("python3 -c 'import torch'", th))
 
 
 if __name__ == "__main__":
