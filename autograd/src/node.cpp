@@ -59,6 +59,7 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, uint32_t outp
   m.grad_fn = fn;
   m.output_nr = output_nr;
   m.requires_grad = false;
+  m.no_grad_view = false;  // recorded: made by an op with grad mode on (its kernel may have run with it off)
 }
 
 Tensor alias_of(const Tensor& t) {

@@ -32,8 +32,18 @@ bool writes(const OpEntry& op, size_t i) {
 
 // torch's checks before an in-place write of `t` by a recorded call; true
 // when t is a view whose base's history the write rebases (CopySlices).
+[[noreturn]] void refuse_no_grad_view(const OpEntry& op) {
+  throw AutogradError(detail::concat(
+      op.name,
+      ": a view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this "
+      "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view "
+      "and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+      "outside (if you want the inplace to be tracked)."));
+}
+
 bool check_inplace(const OpEntry& op, const Tensor& t) {
   const AutogradMeta* m = meta_of(t);
+  if (m && m->no_grad_view) refuse_no_grad_view(op);
   if (m && m->requires_grad && !m->grad_fn)
     throw AutogradError(detail::concat(op.name,
                                        ": a leaf Variable that requires grad is being used in an in-place "
@@ -172,16 +182,33 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
 }
 
 bool autograd_hook(const OpEntry& op, Stack& args, const std::vector<Tensor>* out, Stack& result) {
-  if (!is_grad_enabled() || !any_requires_grad(args)) return false;
+  if (!is_grad_enabled()) return false;
+  if (!any_requires_grad(args)) {
+    // Nothing to record, but a write into a view made in no_grad mode is refused all the same.
+    for (size_t i : op.written)
+      if (const AutogradMeta* m = meta_of(args[i].tensor()); m && m->no_grad_view) refuse_no_grad_view(op);
+    return false;
+  }
   result = record(op, args, out);
   return true;
 }
 
 // Every view made with grad mode on remembers its root base (an in-place
 // write through it rebases the base's history); one of a base that requires
-// grad gets a view node as its grad_fn.
+// grad gets a view node as its grad_fn. One made in no_grad mode of a base
+// that requires grad is marked (no_grad_view).
 Tensor view_hook(const Tensor& base, Tensor view) {
-  if (!is_grad_enabled() || !differentiable(base.dtype())) return view;
+  if (!differentiable(base.dtype())) return view;
+  const AutogradMeta* bm = meta_of(base);
+  if (!is_grad_enabled()) {
+    // Marked, not tied: such a view never gets a history of its own.
+    if (bm && (bm->no_grad_view || requires_grad(base))) ensure_meta(view).no_grad_view = true;
+    return view;
+  }
+  if (bm && bm->no_grad_view) {
+    ensure_meta(view).no_grad_view = true;  // a view of such a view, taken with grad mode on
+    return view;
+  }
   const Tensor& root = root_base(base);
   if (requires_grad(base)) set_history(view, make_view_node(base, view), 0);
   AutogradMeta& m = ensure_meta(view);

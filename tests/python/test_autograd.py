@@ -356,6 +356,29 @@ def test_in_place_through_views_refused_as_torch_refuses():
         r.sum().backward()
 
 
+def test_in_place_into_a_view_made_in_no_grad_mode_is_refused_as_torch():
+    # torch's CreationMeta::NO_GRAD_MODE: with grad mode on, writing such a view (of a
+    # leaf or a non-leaf that requires grad, or a view of it) is refused; inside
+    # no_grad it is allowed, and views of tensors that need no grad are unaffected.
+    for lib in (axle, torch):
+        x = lib.ones(3, dtype=lib.float64, requires_grad=True)
+        y = x * 2
+        with lib.no_grad():
+            vx, vy = x[:2], y[:2]
+            vv = vy[1:]
+        for v, other in ((vx, 1), (vy, 1), (vy, lib.ones(2, dtype=lib.float64, requires_grad=True)), (vv, 1)):
+            with pytest.raises(RuntimeError, match="view was created in no_grad mode"):
+                v.add_(other)
+        with lib.no_grad():
+            vy.add_(1)  # both in no_grad: allowed, not tracked
+        assert y.detach()[0].item() == 3.0
+        z = lib.ones(3, dtype=lib.float64)
+        with lib.no_grad():
+            vz = z[:2]
+        vz.add_(1)  # z requires no grad
+        assert z[0].item() == 2.0
+
+
 def test_a_fresh_tensor_filled_in_place_takes_history():
     x = leaf([1.0, 2.0])
     buf = axle.empty(2, dtype=axle.float64)

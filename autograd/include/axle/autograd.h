@@ -125,6 +125,10 @@ struct AXLE_API AutogradMeta {
   bool is_view = false;
   uint32_t view_version = 0;
   Tensor base;
+  // A view made in no_grad mode of a tensor that requires grad (or a view of
+  // such a view): writing it in place with grad mode on is refused, as torch
+  // (CreationMeta::NO_GRAD_MODE).
+  bool no_grad_view = false;
   ~AutogradMeta();
 };
 
