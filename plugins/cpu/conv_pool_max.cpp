@@ -68,6 +68,41 @@ void for_planes(int64_t planes, int64_t work, Fn&& fn) {
   for (int64_t p = 0; p < planes; ++p) fn(p);
 }
 
+// One kernel offset (kh, kw) over a plane: for the outputs (oh, ow) whose
+// window element at that offset lies inside the input, at row oh * s0 + off0
+// and column ow * s1 + off1 (oh in [oh0, oh1], ow in [ow0, ow1]), the element
+// replaces m and best (its flat position) when larger or NaN, as torch's loops
+// take it. Selects, not branches, vectorized over ow: random data mispredicts
+// about one comparison per window.
+struct Offset {
+  int64_t s0, off0, oh0, oh1, s1, off1, ow0, ow1;
+};
+__attribute__((target_clones("avx512f", "avx2", "default"))) void max_offset(const float* __restrict plane, int64_t sh,
+                                                                             int64_t sw, int64_t in_w, int64_t out_w,
+                                                                             Offset o, float* __restrict m,
+                                                                             int64_t* __restrict best) {
+  for (int64_t oh = o.oh0; oh <= o.oh1; ++oh) {
+    const int64_t h = oh * o.s0 + o.off0;
+    const float* row = plane + h * sh;
+    float* mr = m + oh * out_w;
+    int64_t* br = best + oh * out_w;
+#pragma omp simd
+    for (int64_t ow = o.ow0; ow <= o.ow1; ++ow) {
+      const int64_t ww = ow * o.s1 + o.off1;
+      const float v = row[ww * sw];
+      const bool take = (v > mr[ow]) | (v != v);
+      mr[ow] = take ? v : mr[ow];
+      br[ow] = take ? h * in_w + ww : br[ow];
+    }
+  }
+}
+
+// The outputs whose element at offset `off` (k * dilation - pad) lies in [0, size): [*lo, *hi].
+void valid_outputs(int64_t off, int64_t stride, int64_t size, int64_t outputs, int64_t* lo, int64_t* hi) {
+  *lo = off >= 0 ? 0 : (-off + stride - 1) / stride;
+  *hi = size - 1 - off < 0 ? -1 : std::min(outputs - 1, (size - 1 - off) / stride);
+}
+
 // max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (out, indices)
 axle_status max_pool_forward(const axle_kernel_call* c) {
   const axle_tensor_view &x = arg_tensor(c, 0), &y = c->outputs[0], &ix = c->outputs[1];
@@ -80,32 +115,53 @@ axle_status max_pool_forward(const axle_kernel_call* c) {
   const float* src = static_cast<const float*>(x.data);
   float* dst = static_cast<float*>(y.data);
   int64_t* where = static_cast<int64_t*>(ix.data);
-  for_planes(in.n * in.c, plugin::numel(x), [&](int64_t p) {
-    const float* plane = src + in.plane(p);
-    float* o = dst + out.plane(p);
-    int64_t* oi = where + idx.plane(p);
-    for (int64_t oh = 0; oh < out.h; ++oh) {
-      int64_t h0 = oh * w.stride[0] - w.pad[0];
-      const int64_t h1 = std::min(h0 + (w.kernel[0] - 1) * w.dilation[0] + 1, in.h);
-      while (h0 < 0) h0 += w.dilation[0];
-      for (int64_t ow = 0; ow < out.w; ++ow) {
-        int64_t w0 = ow * w.stride[1] - w.pad[1];
-        const int64_t w1 = std::min(w0 + (w.kernel[1] - 1) * w.dilation[1] + 1, in.w);
-        while (w0 < 0) w0 += w.dilation[1];
-        int64_t best = h0 * in.w + w0;
-        float m = -INFINITY;
-        for (int64_t h = h0; h < h1; h += w.dilation[0])
-          for (int64_t ww = w0; ww < w1; ww += w.dilation[1]) {
-            const float v = plane[h * in.sh + ww * in.sw];
-            if (v > m || v != v) {
-              m = v;
-              best = h * in.w + ww;
-            }
-          }
-        o[oh * out.sh + ow * out.sw] = m;
-        oi[oh * idx.sh + ow * idx.sw] = best;
-      }
+  const Window win = w;  // locals: the stores below cannot alias them
+  const Planes pin = in, pout = out, pidx = idx;
+  const int64_t area = pout.h * pout.w;
+  // Each window's first valid position (row first_h, column first_w) is its
+  // index until a larger value (or a NaN) replaces it.
+  std::vector<int64_t> first_h(static_cast<size_t>(pout.h)), first_w(static_cast<size_t>(pout.w));
+  for (int d = 0; d < 2; ++d) {
+    std::vector<int64_t>& first = d == 0 ? first_h : first_w;
+    for (size_t o = 0; o < first.size(); ++o) {
+      int64_t start = static_cast<int64_t>(o) * win.stride[d] - win.pad[d];
+      while (start < 0) start += win.dilation[d];
+      first[o] = start;
     }
+  }
+  const bool dense_out = pout.sw == 1 && pout.sh == pout.w && pidx.sw == 1 && pidx.sh == pidx.w;
+  for_planes(in.n * in.c, plugin::numel(x), [&](int64_t p) {
+    thread_local std::vector<float> m;
+    thread_local std::vector<int64_t> best;
+    m.assign(static_cast<size_t>(area), -INFINITY);
+    best.resize(static_cast<size_t>(area));
+    for (int64_t oh = 0; oh < pout.h; ++oh) {
+      const int64_t row = first_h[static_cast<size_t>(oh)] * pin.w;
+      for (int64_t ow = 0; ow < pout.w; ++ow)
+        best[static_cast<size_t>(oh * pout.w + ow)] = row + first_w[static_cast<size_t>(ow)];
+    }
+    const float* plane = src + pin.plane(p);
+    for (int64_t kh = 0; kh < win.kernel[0]; ++kh)
+      for (int64_t kw = 0; kw < win.kernel[1]; ++kw) {
+        Offset o{win.stride[0], kh * win.dilation[0] - win.pad[0], 0, 0,
+                 win.stride[1], kw * win.dilation[1] - win.pad[1], 0, 0};
+        valid_outputs(o.off0, o.s0, pin.h, pout.h, &o.oh0, &o.oh1);
+        valid_outputs(o.off1, o.s1, pin.w, pout.w, &o.ow0, &o.ow1);
+        if (o.oh0 <= o.oh1 && o.ow0 <= o.ow1)
+          max_offset(plane, pin.sh, pin.sw, pin.w, pout.w, o, m.data(), best.data());
+      }
+    float* dst_plane = dst + pout.plane(p);
+    int64_t* idx_plane = where + pidx.plane(p);
+    if (dense_out) {
+      std::copy(m.begin(), m.end(), dst_plane);
+      std::copy(best.begin(), best.end(), idx_plane);
+      return;
+    }
+    for (int64_t oh = 0; oh < pout.h; ++oh)
+      for (int64_t ow = 0; ow < pout.w; ++ow) {
+        dst_plane[oh * pout.sh + ow * pout.sw] = m[static_cast<size_t>(oh * pout.w + ow)];
+        idx_plane[oh * pidx.sh + ow * pidx.sw] = best[static_cast<size_t>(oh * pout.w + ow)];
+      }
   });
   return AXLE_OK;
 }
@@ -121,27 +177,36 @@ axle_status max_pool_backward(const axle_kernel_call* c) {
     return AXLE_DECLINED;
   const int64_t planes = out.n * out.c, area = out.h * out.w;
   const int64_t* where = static_cast<const int64_t*>(ix.data);
-  bool valid = true;  // every index inside its plane, before anything is written
-  for (int64_t p = 0; p < planes && valid; ++p) {
+  // Every index inside its plane, checked before anything is written (a flag
+  // per plane, no early exit: the loop stays branch-free).
+  bool valid = true;
+  for (int64_t p = 0; p < planes; ++p) {
     const int64_t* pi = where + idx.plane(p);
-    for (int64_t oh = 0; oh < idx.h && valid; ++oh)
+    bool ok = true;
+    for (int64_t oh = 0; oh < idx.h; ++oh)
       for (int64_t ow = 0; ow < idx.w; ++ow) {
         const int64_t k = pi[oh * idx.sh + ow * idx.sw];
-        if (k < 0 || k >= area) {
-          valid = false;
-          break;
-        }
+        ok &= (k >= 0) & (k < area);
       }
+    valid &= ok;
   }
   if (!valid) return AXLE_DECLINED;
   const float* src = static_cast<const float*>(g.data);
   float* dst = static_cast<float*>(gi.data);
+  // A dense plane (the usual case) takes the flat index as it is: no division per element.
+  const bool dense = out.sw == 1 && out.sh == out.w;
   for_planes(planes, plugin::numel(gi), [&](int64_t p) {
     float* plane = dst + out.plane(p);
-    for (int64_t h = 0; h < out.h; ++h)
-      for (int64_t w = 0; w < out.w; ++w) plane[h * out.sh + w * out.sw] = 0.f;
     const float* pg = src + go.plane(p);
     const int64_t* pi = where + idx.plane(p);
+    if (dense) {
+      std::fill(plane, plane + area, 0.f);
+      for (int64_t oh = 0; oh < go.h; ++oh)
+        for (int64_t ow = 0; ow < go.w; ++ow) plane[pi[oh * idx.sh + ow * idx.sw]] += pg[oh * go.sh + ow * go.sw];
+      return;
+    }
+    for (int64_t h = 0; h < out.h; ++h)
+      for (int64_t w = 0; w < out.w; ++w) plane[h * out.sh + w * out.sw] = 0.f;
     for (int64_t oh = 0; oh < go.h; ++oh)
       for (int64_t ow = 0; ow < go.w; ++ow) {
         const int64_t k = pi[oh * idx.sh + ow * idx.sw];
