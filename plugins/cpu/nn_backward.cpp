@@ -80,6 +80,7 @@ AXLE_ROW_LOOP double row_sum(const float* __restrict x, int64_t n) {
   float acc[kLanes] = {};
   int64_t j = 0;
   for (; j + kLanes <= n; j += kLanes)
+#pragma omp simd
     for (int l = 0; l < kLanes; ++l) acc[l] += x[j + l];
   double s = 0;
   for (float a : acc) s += a;
@@ -91,6 +92,7 @@ AXLE_ROW_LOOP double row_squares(const float* __restrict x, int64_t n, float m) 
   float acc[kLanes] = {};
   int64_t j = 0;
   for (; j + kLanes <= n; j += kLanes)
+#pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
       const float d = x[j + l] - m;
       acc[l] += d * d;
@@ -107,6 +109,7 @@ AXLE_ROW_LOOP void row_grad_sums(const float* __restrict g, const float* __restr
   float sa[kLanes] = {}, sb[kLanes] = {};
   int64_t j = 0;
   for (; j + kLanes <= n; j += kLanes)
+#pragma omp simd
     for (int l = 0; l < kLanes; ++l) {
       const float gh = g[j + l] * w[j + l];
       sa[l] += gh;
@@ -125,12 +128,14 @@ AXLE_ROW_LOOP void row_grad_sums(const float* __restrict g, const float* __restr
 // out = r * (g * w - am - xhat * bm).
 AXLE_ROW_LOOP void row_grad(const float* __restrict g, const float* __restrict w, const float* __restrict x, float m,
                             float r, float am, float bm, int64_t n, float* __restrict out) {
+#pragma omp simd
   for (int64_t j = 0; j < n; ++j) out[j] = r * (g[j] * w[j] - am - (x[j] - m) * r * bm);
 }
 
 // sw += g * xhat, sb += g over one row's columns.
 AXLE_ROW_LOOP void column_sums(const float* __restrict g, const float* __restrict x, float m, float r, int64_t n,
                                float* __restrict sw, float* __restrict sb) {
+#pragma omp simd
   for (int64_t j = 0; j < n; ++j) {
     sw[j] += g[j] * ((x[j] - m) * r);
     sb[j] += g[j];
