@@ -11,6 +11,7 @@ from . import _errors
 from ._errors import *  # noqa: F401,F403
 from . import _C
 from . import autograd
+from . import return_types
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
 from ._C import Event, Stream, current_stream, set_stream, synchronize
@@ -166,7 +167,7 @@ _nn_only = {name for name, only in _C._nn_functional_ops() if only}
 for _name, _group in _op_groups.items():
     if _name in _FACTORY_OPS:
         continue
-    _fn = _make_function(_group)
+    _fn = return_types.wrap(_name, [_schema for _schema, _ in _group.docs()], _make_function(_group))
     if _name in _nn_only:  # torch.nn.functional.<name> only
         _nn_functional[_name] = _fn
         continue
@@ -407,5 +408,9 @@ from ._printing import set_printoptions, tensor_repr  # noqa: E402
 
 Tensor.__repr__ = tensor_repr
 Tensor.__str__ = tensor_repr
+
+from . import _tensor_methods  # noqa: E402
+
+_tensor_methods.install(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401

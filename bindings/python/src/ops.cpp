@@ -185,6 +185,15 @@ py::object OpGroup::call_resolved(PyObject* const* args, size_t nargs, PyObject*
       } else {
         run();
       }
+      // A result that is one of the argument tensors themselves (an in-place op's
+      // self, contiguous() of a contiguous tensor) is that Python object, as torch:
+      // `t.add_(1) is t`.
+      if (out.size() == 1 && out[0].is_tensor() && out[0].tensor().defined()) {
+        const size_t given = nargs + (kwnames ? static_cast<size_t>(PyTuple_GET_SIZE(kwnames)) : 0);
+        for (size_t i = 0; i < given; ++i)
+          if (is_tensor(args[i]) && tensor_ref(args[i]).is_same(out[0].tensor()))
+            return py::reinterpret_borrow<py::object>(args[i]);
+      }
       return results(h.schema(), std::move(out));
     }
   }

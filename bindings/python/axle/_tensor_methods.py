@@ -1,0 +1,177 @@
+"""Tensor methods and operators torch has that are spellings of declared ops
+(so they are written here, in Python, and not declared again): the Python
+operators the C type leaves out (``**``, ``//``, ``%``, ``&``, ``|``, ``^``,
+``~``, ``abs()``, unary ``+`` and their reflected and in-place forms), dtype
+casts (``.float()`` ... ``.type_as()``), ``.T`` / ``.mT`` / ``.H`` / ``.mH``,
+the ``new_*`` factories, aliases (``swapaxes``, ``view_as``, ``nelement``...)
+and the comparisons ``isclose`` / ``allclose`` / ``equal``. Every entry is
+compared with torch in tests/python/test_tensor_api.py.
+"""
+import builtins as _builtins
+
+from . import _C
+
+
+def install(axle):
+    """Attaches the methods to axle.Tensor and the functions to the axle module."""
+    Tensor = _C.Tensor
+
+    def scalar_operand(value, like):
+        """A Python number as a 0-d tensor of torch's result dtype for (number, like):
+        a float with an integral or bool tensor gives the default dtype, a bool or
+        int keeps like's dtype (an int with a bool tensor gives int64)."""
+        if isinstance(value, Tensor):
+            return value
+        if isinstance(value, _builtins.float) and not like.is_floating_point():
+            dt = axle.get_default_dtype()
+        elif isinstance(value, _builtins.int) and not isinstance(value, _builtins.bool) and like.dtype == axle.bool:
+            dt = axle.int64
+        else:
+            dt = like.dtype
+        return axle.tensor(value, dtype=dt, device=like.device)
+
+    def in_place(name, fn):
+        def op(self, other):
+            result = fn(self, other)
+            if result.dtype != self.dtype and not _castable(result.dtype, self.dtype):
+                raise axle.DTypeError("%s: result type %s can't be cast to the desired output type %s" %
+                                      (name, result.dtype.name, self.dtype.name))
+            return self.copy_(result)
+
+        op.__name__ = name
+        return op
+
+    def _castable(src, dst):
+        # torch's canCast: no floating -> integral, no non-bool -> bool.
+        if src.is_floating_point and not dst.is_floating_point:
+            return False
+        return not (dst == axle.bool and src != axle.bool)
+
+    # ---------------------------------------------------------------- operators
+    def floordiv(a, b):
+        return axle.div(a, b, rounding_mode="floor")
+
+    Tensor.__pow__ = lambda self, other: axle.pow(self, other)
+    Tensor.__rpow__ = lambda self, other: axle.pow(other, self)
+    Tensor.__ipow__ = lambda self, other: self.pow_(other)
+    Tensor.__floordiv__ = lambda self, other: floordiv(self, other)
+    Tensor.__rfloordiv__ = lambda self, other: floordiv(scalar_operand(other, self), self)
+    Tensor.__ifloordiv__ = in_place("__ifloordiv__", floordiv)
+    Tensor.__mod__ = lambda self, other: axle.remainder(self, other)
+    Tensor.__rmod__ = lambda self, other: axle.remainder(scalar_operand(other, self), self)
+    Tensor.__imod__ = in_place("__imod__", axle.remainder)
+    for name, fn in (("and", axle.bitwise_and), ("or", axle.bitwise_or), ("xor", axle.bitwise_xor)):
+        setattr(Tensor, "__%s__" % name, (lambda f: lambda self, other: f(self, other))(fn))
+        setattr(Tensor, "__r%s__" % name, (lambda f: lambda self, other: f(scalar_operand(other, self), self))(fn))
+        setattr(Tensor, "__i%s__" % name, in_place("__i%s__" % name, fn))
+    Tensor.__invert__ = lambda self: axle.bitwise_not(self)
+    Tensor.__abs__ = lambda self: axle.abs(self)
+    Tensor.__pos__ = lambda self: positive(self)
+
+    def positive(self):
+        """torch.positive: the tensor itself; a bool tensor is refused, as torch."""
+        if self.dtype == axle.bool:
+            raise axle.TypeError("The `+` operator, on a bool tensor is not supported.")
+        return self
+
+    # ---------------------------------------------------------------- casts
+    for name, dt in (("float", "float32"), ("double", "float64"), ("half", "float16"), ("bfloat16", "bfloat16"),
+                     ("long", "int64"), ("int", "int32"), ("short", "int16"), ("char", "int8"), ("byte", "uint8"),
+                     ("bool", "bool")):
+        if hasattr(axle, dt):
+            def cast(self, memory_format=None, _dt=getattr(axle, dt)):
+                return self.to(_dt) if memory_format is None else self.to(_dt, memory_format=memory_format)
+
+            cast.__name__ = name
+            cast.__doc__ = "self.to(axle.%s)" % dt
+            setattr(Tensor, name, cast)
+    Tensor.type_as = lambda self, other: self.to(other.dtype)
+
+    # ---------------------------------------------------------------- transposes
+    def full_transpose(self):
+        if self.dim() != 2:  # torch 1.13: the dims reversed (deprecated for other ranks in 2.x)
+            return self.permute(*reversed(range(self.dim())))
+        return self.t()
+
+    def matrix_transpose(self):
+        if self.dim() < 2:
+            raise axle.ShapeError("tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor."
+                                  % self.dim())
+        return self.transpose(-2, -1)
+
+    Tensor.T = property(full_transpose)
+    Tensor.H = property(full_transpose)  # real tensors: the conjugate is the tensor
+    Tensor.mT = property(matrix_transpose)
+    Tensor.mH = property(matrix_transpose)
+    Tensor.adjoint = matrix_transpose
+
+    # ---------------------------------------------------------------- new_* factories
+    def factory(name, make):
+        def new(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+            t = make(self, size, dtype or self.dtype, device or self.device, **kwargs)
+            return t.requires_grad_() if requires_grad else t
+
+        new.__name__ = name
+        new.__doc__ = "axle.%s with self's dtype and device unless given" % name[4:]
+        return new
+
+    def size_of(size):
+        return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+
+    Tensor.new_zeros = factory("new_zeros", lambda s, size, dt, dev: axle.zeros(size_of(size), dtype=dt, device=dev))
+    Tensor.new_ones = factory("new_ones", lambda s, size, dt, dev: axle.ones(size_of(size), dtype=dt, device=dev))
+    Tensor.new_empty = factory("new_empty", lambda s, size, dt, dev: axle.empty(size_of(size), dtype=dt, device=dev))
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        t = axle.full(tuple(size), fill_value, dtype=dtype or self.dtype, device=device or self.device)
+        return t.requires_grad_() if requires_grad else t
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return axle.tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    Tensor.new_full = new_full
+    Tensor.new_tensor = new_tensor
+
+    # ---------------------------------------------------------------- aliases
+    Tensor.view_as = lambda self, other: self.view(tuple(other.shape))
+    Tensor.reshape_as = lambda self, other: self.reshape(tuple(other.shape))
+    Tensor.broadcast_to = lambda self, size: self.expand(tuple(size))
+    Tensor.swapaxes = Tensor.swapdims = lambda self, a, b: self.transpose(a, b)
+    Tensor.nelement = lambda self: self.numel()
+    Tensor.ndimension = lambda self: self.dim()
+    Tensor.zero_ = lambda self: self.fill_(0)
+
+    # ---------------------------------------------------------------- comparisons
+    def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """|input - other| <= atol + rtol * |other| elementwise (torch.isclose): equal
+        values (infinities included) are close, NaN only to NaN with equal_nan."""
+        if input.dtype != other.dtype:
+            raise axle.DTypeError("isclose(): expected both inputs of one dtype, got %s and %s" %
+                                  (input.dtype.name, other.dtype.name))
+        if rtol < 0 or atol < 0:
+            raise axle.ValueError("isclose(): rtol and atol must be non-negative, got rtol=%r, atol=%r" %
+                                  (rtol, atol))
+        close = input == other
+        if equal_nan:
+            close = close | (axle.isnan(input) & axle.isnan(other))
+        if input.dtype == axle.bool or not (input.is_floating_point() or rtol or atol):
+            return close
+        a, b = (input, other) if input.is_floating_point() else (input.double(), other.double())
+        diff = axle.abs(a - b)
+        bound = atol + rtol * axle.abs(b)
+        # Finite differences only: inf - inf is NaN, and equal infinities were taken above.
+        return close | (axle.isfinite(diff) & (diff <= bound))
+
+    def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        """Whether every element pair is close (torch.allclose): a Python bool."""
+        return _builtins.bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+    def equal(input, other):
+        """Whether both have one shape and equal elements (torch.equal): a Python bool."""
+        if tuple(input.shape) != tuple(other.shape):
+            return False
+        return _builtins.bool((input == other).all())
+
+    for fn in (isclose, allclose, equal, positive):
+        setattr(axle, fn.__name__, fn)
+        setattr(Tensor, fn.__name__, fn)

@@ -1,0 +1,145 @@
+"""The everyday Tensor API that spells declared ops (bindings/python/axle/_tensor_methods.py
+and return_types.py), compared with torch 1.13: Python operators and their reflected
+and in-place forms, dtype casts, transposes, new_* factories, aliases, isclose /
+allclose / equal, and named results of multi-output ops."""
+import math
+
+import numpy as np
+import pytest
+
+import axle
+
+torch = pytest.importorskip("torch")
+
+
+def both(fn, *arrays, dtypes=None):
+    """fn run on axle and torch tensors made from the same arrays."""
+    out = []
+    for L in (axle, torch):
+        ts = [L.tensor(a) for a in arrays]
+        out.append(fn(L, *ts))
+    return out
+
+
+def same(a, t):
+    if isinstance(t, torch.Tensor):
+        assert isinstance(a, axle.Tensor), type(a)
+        assert str(a.dtype).split(".")[-1] == str(t.dtype).split(".")[-1], (a.dtype, t.dtype)
+        assert tuple(a.shape) == tuple(t.shape)
+        values = a.float() if a.dtype == axle.bfloat16 else a  # numpy has no bfloat16
+        np.testing.assert_allclose(np.asarray(values, dtype=np.float64), t.double().numpy(), rtol=1e-6, equal_nan=True)
+    else:
+        assert a == t, (a, t)
+
+
+F = np.array([[1.5, -2.25, 3.0], [0.5, 4.0, -0.75]], dtype=np.float32)
+I = np.array([[7, -3, 4], [2, 9, -8]], dtype=np.int64)
+I32 = np.array([5, 6, 12], dtype=np.int32)
+B = np.array([True, False, True])
+
+
+@pytest.mark.parametrize("expr", [
+    "a ** 2", "a ** 0.5", "2 ** a", "2.5 ** a", "a ** b", "i ** 2", "2 ** i",
+    "a // 2", "a // b", "7 // a", "i // 3", "-7 // i", "7.5 // i", "i // 2.5",
+    "a % 2", "a % b", "5 % a", "i % 3", "-7 % i", "i % 2.5", "5.5 % i",
+    "i & 6", "i | 6", "i ^ 6", "6 & i", "6 | i", "6 ^ i", "m & n", "m | n", "m ^ n", "True & m", "~m", "~i",
+    "abs(a)", "abs(i)", "+a", "+i",
+])
+def test_operators_match_torch(expr):
+    def run(L, a, b, i, j, m, n):
+        return eval(expr)
+    got, want = both(run, F, np.flip(F, 1).copy() + 5, I, I32, B, ~B)
+    same(got, want)
+
+
+@pytest.mark.parametrize("stmt", ["a **= 2", "a //= 2", "a %= 2", "i //= 3", "i %= 3", "i &= 6", "i |= 6", "i ^= 6",
+                                  "m &= n", "m |= n", "m ^= n"])
+def test_in_place_operators_match_torch_and_keep_the_tensor(stmt):
+    def run(L, a, i, m, n):
+        env = {"a": a, "i": i, "m": m, "n": n}
+        before = {k: id(v) for k, v in env.items()}
+        exec(stmt, {}, env)
+        name = stmt.split()[0]
+        assert id(env[name]) == before[name]  # the same tensor, written in place
+        return env[name]
+    got, want = both(run, F, I, B, ~B)
+    same(got, want)
+
+
+def test_in_place_operators_refuse_what_torch_refuses():
+    for L in (axle, torch):
+        i = L.tensor(I)
+        with pytest.raises(RuntimeError):
+            i //= 2.5  # a float result into an int64 tensor
+        with pytest.raises((RuntimeError, TypeError)):
+            +L.tensor(B)  # unary + on bool
+
+
+@pytest.mark.parametrize("method", ["float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte",
+                                    "bool"])
+def test_casts_match_torch(method):
+    got, want = both(lambda L, a: getattr(a, method)(), F)
+    same(got, want)
+    got, want = both(lambda L, a, b: a.type_as(b), F, I)
+    same(got, want)
+
+
+def test_transposes_match_torch():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for expr in ("a.T", "a.mT", "a.mH", "a.H", "a.adjoint()", "a.swapaxes(0, 2)", "a.swapdims(1, 2)"):
+        arr = F if expr in ("a.T", "a.H") else x
+        got, want = both(lambda L, a: eval(expr), arr)
+        same(got, want)
+    got, want = both(lambda L, a: a.T, x)  # torch 1.13 reverses the dims of other ranks
+    same(got, want)
+    with pytest.raises(RuntimeError):
+        axle.ones(3).mT
+
+
+def test_new_factories_match_torch():
+    for expr in ("a.new_zeros(2, 3)", "a.new_zeros((4,))", "a.new_ones([2, 2], dtype=L.int64)", "a.new_empty(3).shape",
+                 "a.new_full((2, 2), 7)", "a.new_tensor([1, 2])", "a.new_tensor([1.5], dtype=L.float64)",
+                 "a.new_zeros(2, requires_grad=True).requires_grad", "i.new_ones(3)"):
+        got, want = both(lambda L, a, i: eval(expr), F, I)
+        if expr.endswith(".shape"):
+            assert tuple(got) == tuple(want)
+        else:
+            same(got, want)
+
+
+def test_aliases_match_torch():
+    for expr in ("a.view_as(b)", "a.reshape_as(b)", "c.broadcast_to((2, 3))", "a.nelement()", "a.ndimension()",
+                 "a.clone().zero_()"):
+        got, want = both(lambda L, a, b, c: eval(expr), F, F.reshape(3, 2), F[0])
+        same(got, want)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"rtol": 0.1}, {"atol": 0.5}, {"equal_nan": True}, {"rtol": 0, "atol": 0}])
+def test_isclose_allclose_equal_match_torch(kwargs):
+    a = np.array([1.0, 2.0, np.nan, np.inf, -np.inf, 1e-9, 3.0], dtype=np.float64)
+    b = np.array([1.0 + 1e-6, 2.2, np.nan, np.inf, np.inf, 0.0, 3.4], dtype=np.float64)
+    got, want = both(lambda L, x, y: L.isclose(x, y, **kwargs), a, b)
+    same(got, want)
+    got, want = both(lambda L, x, y: L.allclose(x, y, **kwargs), a[:2], b[:2])
+    assert got == want
+    got, want = both(lambda L, x, y: x.isclose(y, **kwargs), I, I + 1)
+    same(got, want)
+    for x, y in ((a, a), (a, b), (I, I), (I, I[:1])):
+        got, want = both(lambda L, p, q: L.equal(p, q), x, y)
+        assert got == want
+    with pytest.raises(RuntimeError):
+        axle.isclose(axle.ones(2), axle.ones(2, dtype=axle.float64))
+
+
+def test_multi_output_ops_return_named_tuples_as_torch():
+    x = np.array([[3.0, 1.0, 2.0], [0.5, 9.0, -1.0]], dtype=np.float32)
+    for expr in ("L.sort(a)", "a.sort(descending=True)", "L.topk(a, 2)", "a.max(1)", "L.min(a, 0)"):
+        got, want = both(lambda L, a: eval(expr), x)
+        assert got._fields == ("values", "indices") == want._fields if hasattr(want, "_fields") else True
+        same(got.values, want.values)
+        same(got.indices, want.indices)
+        values, indices = got  # still unpacks as a tuple
+        same(values, want[0])
+    assert type(axle.sort(axle.tensor(x))).__name__ == "sort"
+    assert isinstance(axle.max(axle.tensor(x)), axle.Tensor)  # the overload with one result
+    assert axle.return_types.topk(1, 2).values == 1
