@@ -414,3 +414,4 @@ from . import _tensor_methods  # noqa: E402
 _tensor_methods.install(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401
+from . import optim  # noqa: E402,F401

@@ -141,6 +141,24 @@ def install(axle):
     Tensor.ndimension = lambda self: self.dim()
     Tensor.zero_ = lambda self: self.fill_(0)
 
+    # ---------------------------------------------------------------- in-place random fills
+    def uniform_(self, a=0.0, b=1.0, generator=None):
+        """Fills self with draws from U(a, b) (the rand op's stream, scaled)."""
+        with axle.no_grad():
+            draw = axle.rand(tuple(self.shape), generator=generator, dtype=self.dtype, device=self.device)
+            return self.copy_(draw * (b - a) + a)
+
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        """Fills self with draws from N(mean, std^2) (the randn op's stream, scaled)."""
+        if std < 0:
+            raise axle.ValueError("normal_ expects std >= 0.0, but found std %r" % std)
+        with axle.no_grad():
+            draw = axle.randn(tuple(self.shape), generator=generator, dtype=self.dtype, device=self.device)
+            return self.copy_(draw * std + mean)
+
+    Tensor.uniform_ = uniform_
+    Tensor.normal_ = normal_
+
     # ---------------------------------------------------------------- comparisons
     def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """|input - other| <= atol + rtol * |other| elementwise (torch.isclose): equal

@@ -156,6 +156,17 @@ void bind_autograd(py::module_& m, TensorClass& cls) {
             i.dtype = s.dtype;
           });
 
+  // torch's Tensor._make_subclass(cls, data, require_grad): an instance of the
+  // subclass `cls` (nn.Parameter) sharing data's memory, detached from its history.
+  m.def(
+      "_make_subclass",
+      [](const py::handle& cls, const Tensor& data, bool requires_grad) {
+        if (!PyType_Check(cls.ptr())) throw py::type_error("_make_subclass(): cls must be a type");
+        Tensor t = data.detach();
+        if (requires_grad) t.requires_grad_(true);
+        return wrap_tensor_as(reinterpret_cast<PyTypeObject*>(cls.ptr()), std::move(t));
+      },
+      py::arg("cls"), py::arg("data"), py::arg("requires_grad") = false);
   m.def("is_grad_enabled", &is_grad_enabled);
   m.def("_set_grad_enabled", &set_grad_enabled, py::arg("mode"));
   m.def(

@@ -36,11 +36,24 @@ PyTypeObject* create_tensor_type(PyType_Slot* extra_slots) {
   };
   for (PyType_Slot* s = extra_slots; s && s->slot; ++s) slots.push_back(*s);
   slots.push_back({0, nullptr});
-  PyType_Spec spec = {"axle.Tensor", static_cast<int>(sizeof(TensorObject)), 0, Py_TPFLAGS_DEFAULT, slots.data()};
+  // BASETYPE: Python subclasses (nn.Parameter) hold the same handle; their
+  // instances come from make_subclass (the type has no tp_new of its own).
+  PyType_Spec spec = {"axle.Tensor", static_cast<int>(sizeof(TensorObject)), 0,
+                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots.data()};
   PyObject* type = PyType_FromSpec(&spec);
   if (!type) throw py::error_already_set();
   g_type = reinterpret_cast<PyTypeObject*>(type);
   return g_type;
+}
+
+py::object wrap_tensor_as(PyTypeObject* type, Tensor t) {
+  if (!PyType_IsSubtype(type, g_type)) throw py::type_error("_make_subclass(): cls must be a subclass of axle.Tensor");
+  PyObject* o = type->tp_alloc(type, 0);
+  if (!o) throw py::error_already_set();
+  auto* obj = reinterpret_cast<TensorObject*>(o);
+  new (&obj->value) Tensor(std::move(t));
+  obj->weakrefs = nullptr;
+  return py::reinterpret_steal<py::object>(o);
 }
 
 py::object wrap_tensor(Tensor t) {

@@ -27,6 +27,8 @@ inline bool is_tensor(PyObject* o) { return PyObject_TypeCheck(o, tensor_type())
 inline Tensor& tensor_ref(PyObject* o) { return reinterpret_cast<TensorObject*>(o)->value; }
 // A new axle.Tensor object owning `t`.
 py::object wrap_tensor(Tensor t);
+// A new object of `type` (axle.Tensor or a Python subclass of it) owning `t`.
+py::object wrap_tensor_as(PyTypeObject* type, Tensor t);
 
 // Binds methods and properties on axle.Tensor with pybind11's cpp_function, as
 // py::class_::def would.

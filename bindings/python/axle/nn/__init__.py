@@ -1,2 +1,8 @@
-"""axle.nn: for now only the functional namespace."""
+"""axle.nn: torch.nn's modules (Module, containers, layers), Parameter, init and
+the functional namespace."""
 from . import functional  # noqa: F401
+from . import init  # noqa: F401
+from . import utils  # noqa: F401
+from .modules import *  # noqa: F401,F403
+from .modules import Module  # noqa: F401
+from .parameter import Parameter  # noqa: F401

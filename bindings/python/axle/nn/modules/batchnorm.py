@@ -1,0 +1,104 @@
+"""BatchNorm1d/2d/3d: batch statistics in training (the running mean and the
+unbiased running variance updated with momentum, or a cumulative average when
+momentum is None, and num_batches_tracked counted, as torch), the running
+statistics in evaluation."""
+import axle as _axle
+
+from .. import functional as F
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+
+
+class _BatchNorm(Module):
+    _ranks = (2, 3)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        kw = {"device": device, "dtype": dtype or _axle.get_default_dtype()}
+        if affine:
+            self.weight = Parameter(_axle.ones(num_features, **kw))
+            self.bias = Parameter(_axle.zeros(num_features, **kw))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", _axle.zeros(num_features, **kw))
+            self.register_buffer("running_var", _axle.ones(num_features, **kw))
+            self.register_buffer("num_batches_tracked", _axle.tensor(0, dtype=_axle.int64, device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            with _axle.no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            with _axle.no_grad():
+                self.weight.fill_(1)
+                self.bias.zero_()
+
+    def _check_input_dim(self, input):
+        if input.dim() not in self._ranks:
+            raise ValueError("expected {} input (got {}D input)".format(
+                " or ".join("%dD" % r for r in self._ranks), input.dim()))
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        use_batch_stats = self.training or not self.track_running_stats
+        if self.training and self.track_running_stats:
+            self._update_running_stats(input)
+        if use_batch_stats:
+            return F.batch_norm(input, None, None, self.weight, self.bias, True, 0.0, self.eps)
+        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, False, 0.0, self.eps)
+
+    def _update_running_stats(self, input):
+        with _axle.no_grad():
+            self.num_batches_tracked.add_(1)
+            factor = (1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum)
+            dims = [0] + list(range(2, input.dim()))
+            count = input.numel() // input.shape[1]
+            if count <= 1:
+                raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(
+                    list(input.shape)))
+            x = input.detach()
+            mean = x.mean(dims)
+            var = ((x - mean.reshape([1, -1] + [1] * (x.dim() - 2))) ** 2).sum(dims) / (count - 1)
+            self.running_mean.mul_(1 - factor).add_(mean.to(self.running_mean.dtype) * factor)
+            self.running_var.mul_(1 - factor).add_(var.to(self.running_var.dtype) * factor)
+
+    def extra_repr(self):
+        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
+                "track_running_stats={track_running_stats}".format(**self.__dict__))
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # Checkpoints from before num_batches_tracked existed (torch's version < 2) lack it.
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            state_dict[key] = _axle.tensor(0, dtype=_axle.int64)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
+
+class BatchNorm1d(_BatchNorm):
+    _ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    _ranks = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    _ranks = (5,)

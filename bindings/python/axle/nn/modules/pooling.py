@@ -1,0 +1,113 @@
+"""Pooling modules: max / average (1-d through the 2-d ops on a unit height),
+adaptive average / max, with torch's arguments and repr."""
+import axle as _axle
+
+from .. import functional as F
+from .module import Module
+
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+
+
+def _one(v):
+    return v[0] if isinstance(v, (tuple, list)) else v
+
+
+class _MaxPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def extra_repr(self):
+        return "kernel_size={kernel_size}, stride={stride}, padding={padding}, dilation={dilation}, " \
+               "ceil_mode={ceil_mode}".format(**self.__dict__)
+
+
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class MaxPool1d(_MaxPoolNd):
+    def forward(self, input):
+        out = F.max_pool2d(input.unsqueeze(-2), (1, _one(self.kernel_size)), (1, _one(self.stride)),
+                           (0, _one(self.padding)), (1, _one(self.dilation)), ceil_mode=self.ceil_mode,
+                           return_indices=self.return_indices)
+        if self.return_indices:
+            return out[0].squeeze(-2), out[1].squeeze(-2)
+        return out.squeeze(-2)
+
+
+class _AvgPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class AvgPool2d(_AvgPoolNd):
+    def forward(self, input):
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AvgPool1d(_AvgPoolNd):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        def single(v):  # torch's AvgPool1d keeps 1-tuples (its repr shows them)
+            return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+        super().__init__(single(kernel_size), single(stride if stride is not None else kernel_size), single(padding),
+                         ceil_mode, count_include_pad)
+
+    def forward(self, input):
+        return F.avg_pool2d(input.unsqueeze(-2), (1, _one(self.kernel_size)), (1, _one(self.stride)),
+                            (0, _one(self.padding)), self.ceil_mode, self.count_include_pad).squeeze(-2)
+
+
+class _AdaptivePool(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self):
+        return "output_size={}".format(self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePool):
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool1d(_AdaptivePool):
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input.unsqueeze(-2), (1, _one(self.output_size))).squeeze(-2)
+
+
+class AdaptiveMaxPool2d(_AdaptivePool):
+    def forward(self, input):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(_AdaptivePool):
+    def forward(self, input):
+        out = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, _one(self.output_size)), self.return_indices)
+        if self.return_indices:
+            return out[0].squeeze(-2), out[1].squeeze(-2)
+        return out.squeeze(-2)

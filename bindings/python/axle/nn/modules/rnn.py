@@ -1,0 +1,288 @@
+"""RNN, LSTM, GRU and their cells, with torch's parameters (weight_ih_l{k}[_reverse],
+weight_hh_..., bias_ih_..., bias_hh_...; gate order i, f, g, o for the LSTM and
+r, z, n for the GRU), options (num_layers, bias, batch_first, dropout between
+layers, bidirectional, proj_size for the LSTM) and U(-1/sqrt(hidden),
+1/sqrt(hidden)) initialization. Each time step is written with axle ops
+(autograd differentiates through them), one layer and direction at a time."""
+import math
+
+import axle as _axle
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+
+
+def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
+    gates = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+    i, f, g, o = gates.chunk(4, -1)
+    c = _axle.sigmoid(f) * c + _axle.sigmoid(i) * _axle.tanh(g)
+    h = _axle.sigmoid(o) * _axle.tanh(c)
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
+    gi = F.linear(x, w_ih, b_ih)
+    gh = F.linear(h, w_hh, b_hh)
+    i_r, i_z, i_n = gi.chunk(3, -1)
+    h_r, h_z, h_n = gh.chunk(3, -1)
+    r = _axle.sigmoid(i_r + h_r)
+    z = _axle.sigmoid(i_z + h_z)
+    n = _axle.tanh(i_n + r * h_n)
+    return (1 - z) * n + z * h
+
+
+def _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, nonlinearity):
+    pre = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+    return _axle.tanh(pre) if nonlinearity == "tanh" else F.relu(pre)
+
+
+class RNNBase(Module):
+    _gates = 1
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        self.mode = mode
+        self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        if not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
+                             "being zeroed")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        gate_size = {"LSTM": 4, "GRU": 3}.get(mode, 1) * hidden_size
+        directions = 2 if bidirectional else 1
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        kw = {"device": device, "dtype": dtype or _axle.get_default_dtype()}
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for direction in range(directions):
+                layer_input = input_size if layer == 0 else real_hidden * directions
+                suffix = "_reverse" if direction == 1 else ""
+                shapes = [("weight_ih", (gate_size, layer_input)), ("weight_hh", (gate_size, real_hidden))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    shapes += [("weight_hr", (proj_size, hidden_size))]
+                for name, shape in shapes:
+                    full = "%s_l%d%s" % (name, layer, suffix)
+                    setattr(self, full, Parameter(_axle.empty(shape, **kw)))
+                    self._flat_weights_names.append(full)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, n) for n in self._flat_weights_names]
+
+    def _weights(self, layer, direction):
+        suffix = "_reverse" if direction == 1 else ""
+        get = lambda name: getattr(self, "%s_l%d%s" % (name, layer, suffix), None)  # noqa: E731
+        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    def _run(self, input, hx):
+        """The stacked, possibly bidirectional recurrence: the output sequence and
+        the final states (one [layers * directions, batch, hidden] tensor per state)."""
+        batched = input.dim() == 3
+        if input.dim() not in (2, 3):
+            raise ValueError("{}: Expected input to be 2D or 3D, got {}D instead".format(self.mode, input.dim()))
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
+                self.input_size, input.shape[-1]))
+        steps, batch = input.shape[0], input.shape[1]
+        directions = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        lstm = self.mode == "LSTM"
+        zeros = lambda size: _axle.zeros(directions * self.num_layers, batch, size, dtype=input.dtype,  # noqa: E731
+                                         device=input.device)
+        if hx is None:
+            h0, c0 = zeros(real_hidden), zeros(self.hidden_size) if lstm else None
+        elif lstm:
+            h0, c0 = hx
+            if not batched:
+                h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
+        else:
+            h0, c0 = hx.unsqueeze(1) if not batched else hx, None
+        expected = (directions * self.num_layers, batch, real_hidden)
+        if tuple(h0.shape) != expected:
+            raise RuntimeError("Expected hidden size {}, got {}".format(expected, list(h0.shape)))
+        layer_input = input
+        final_h, final_c = [], []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
+                k = layer * directions + direction
+                h, c = h0[k], c0[k] if lstm else None
+                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+                seq = [None] * steps
+                for t in order:
+                    x = layer_input[t]
+                    if lstm:
+                        h, c = _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr)
+                    elif self.mode == "GRU":
+                        h = _gru_step(x, h, w_ih, w_hh, b_ih, b_hh)
+                    else:
+                        h = _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, self.nonlinearity)
+                    seq[t] = h
+                outputs.append(_axle.stack(seq))
+                final_h.append(h)
+                if lstm:
+                    final_c.append(c)
+            layer_input = outputs[0] if directions == 1 else _axle.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        output = layer_input
+        h_n = _axle.stack(final_h)
+        c_n = _axle.stack(final_c) if lstm else None
+        if not batched:
+            output, h_n = output.squeeze(1), h_n.squeeze(1)
+            c_n = c_n.squeeze(1) if lstm else None
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        return output, (h_n, c_n) if lstm else h_n
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, **kwargs):
+        nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if len(args) > 3:
+            nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError("Unknown nonlinearity '{}'".format(nonlinearity))
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
+        self.mode = "RNN"
+
+    def forward(self, input, hx=None):
+        return self._run(input, hx)
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._run(input, hx)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._run(input, hx)
+
+
+class _CellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, gates, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        kw = {"device": device, "dtype": dtype or _axle.get_default_dtype()}
+        self.weight_ih = Parameter(_axle.empty((gates * hidden_size, input_size), **kw))
+        self.weight_hh = Parameter(_axle.empty((gates * hidden_size, hidden_size), **kw))
+        if bias:
+            self.bias_ih = Parameter(_axle.empty(gates * hidden_size, **kw))
+            self.bias_hh = Parameter(_axle.empty(gates * hidden_size, **kw))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def _state(self, input, hx, size):
+        batched = input.dim() == 2
+        if input.dim() not in (1, 2):
+            raise ValueError("{}: Expected input to be 1D or 2D, got {}D instead".format(type(self).__name__,
+                                                                                     input.dim()))
+        x = input if batched else input.unsqueeze(0)
+        if hx is None:
+            hx = _axle.zeros(x.shape[0], size, dtype=input.dtype, device=input.device)
+        elif not batched:
+            hx = hx.unsqueeze(0)
+        return x, hx, batched
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+
+    def forward(self, input, hx=None):
+        x, h, batched = self._state(input, hx, self.hidden_size)
+        h = _rnn_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, self.nonlinearity)
+        return h if batched else h.squeeze(0)
+
+
+class LSTMCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input, hx=None):
+        batched = input.dim() == 2
+        if hx is None:
+            x, h, _ = self._state(input, None, self.hidden_size)
+            c = _axle.zeros_like(h)
+        else:
+            x, h, _ = self._state(input, hx[0], self.hidden_size)
+            c = hx[1] if batched else hx[1].unsqueeze(0)
+        h, c = _lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input, hx=None):
+        x, h, batched = self._state(input, hx, self.hidden_size)
+        h = _gru_step(x, h, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return h if batched else h.squeeze(0)
