@@ -313,3 +313,72 @@ def test_recurrent_cells_match_torch(kind):
     for a, t in zip(a_out if kind == "LSTMCell" else [a_out], t_out if kind == "LSTMCell" else [t_out]):
         close(a, t, 1e-12)
     assert repr(am) == repr(tm)
+
+
+@pytest.mark.parametrize("kwargs,masks", [
+    ({}, {}),
+    ({"batch_first": True}, {"key_padding_mask": True}),
+    ({"bias": False}, {"attn_mask": "bool"}),
+    ({"kdim": 3, "vdim": 5}, {"attn_mask": "float"}),
+    ({"add_bias_kv": True, "add_zero_attn": True}, {"key_padding_mask": True, "attn_mask": "bool"}),
+])
+def test_multihead_attention_matches_torch(kwargs, masks):
+    torch.manual_seed(3)
+    tm = tnn.MultiheadAttention(8, 2, **kwargs).double()
+    am = load_from_torch(nn.MultiheadAttention(8, 2, **kwargs).double(), tm)
+    assert [n for n, _ in am.named_parameters()] == [n for n, _ in tm.named_parameters()]
+    assert repr(am) == repr(tm)
+    rng = np.random.default_rng(4)
+    L, S, N = 4, 6, 3
+    bf = kwargs.get("batch_first", False)
+    shape = lambda length, dim: (N, length, dim) if bf else (length, N, dim)  # noqa: E731
+    arrays = [rng.standard_normal(shape(L, 8)), rng.standard_normal(shape(S, kwargs.get("kdim", 8))),
+              rng.standard_normal(shape(S, kwargs.get("vdim", 8)))]
+    extra = {}
+    if masks.get("key_padding_mask"):
+        kpm = np.zeros((N, S), dtype=bool)
+        kpm[0, -2:] = True
+        extra["key_padding_mask"] = kpm
+    if masks.get("attn_mask") == "bool":
+        extra["attn_mask"] = np.triu(np.ones((L, S), dtype=bool), 3)
+    elif masks.get("attn_mask") == "float":
+        extra["attn_mask"] = rng.standard_normal((L, S))
+    tq = [torch.from_numpy(a).requires_grad_() for a in arrays]
+    aq = [axle.tensor(a, requires_grad=True) for a in arrays]
+    tout, tw = tm(*tq, **{k: torch.from_numpy(v) for k, v in extra.items()})
+    aout, aw = am(*aq, **{k: axle.tensor(v) for k, v in extra.items()})
+    close(aout, tout, 1e-10)
+    close(aw, tw, 1e-10)
+    tout.sum().backward()
+    aout.sum().backward()
+    for a, t in zip(aq, tq):
+        close(a.grad, t.grad, 1e-9)
+    for (_, ap), (_, tp) in zip(am.named_parameters(), tm.named_parameters()):
+        close(ap.grad, tp.grad, 1e-9)
+    t_sep, t_w = tm(*tq, average_attn_weights=False)
+    a_sep, a_w = am(*aq, average_attn_weights=False)
+    close(a_sep, t_sep, 1e-10)
+    close(a_w, t_w, 1e-10)  # per head: (N, heads, L, S plus the bias_k and zero-attention columns)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_layers_match_torch(norm_first):
+    torch.manual_seed(4)
+    tm = tnn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16,
+                         dropout=0.0, activation="gelu", norm_first=norm_first).double()
+    am = load_from_torch(nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1,
+                                        dim_feedforward=16, dropout=0.0, activation="gelu",
+                                        norm_first=norm_first).double(), tm)
+    assert repr(am) == repr(tm)
+    rng = np.random.default_rng(5)
+    src, tgt = rng.standard_normal((5, 2, 8)), rng.standard_normal((4, 2, 8))
+    mask = tnn.Transformer.generate_square_subsequent_mask(4).double()
+    amask = nn.Transformer.generate_square_subsequent_mask(4).double()
+    close(amask, mask, 0)
+    ty = tm(torch.from_numpy(src), torch.from_numpy(tgt), tgt_mask=mask)
+    ay = am(axle.tensor(src), axle.tensor(tgt), tgt_mask=amask)
+    close(ay, ty, 1e-9)
+    ty.sum().backward()
+    ay.sum().backward()
+    for (_, ap), (_, tp) in zip(am.named_parameters(), tm.named_parameters()):
+        close(ap.grad, tp.grad, 1e-8)
