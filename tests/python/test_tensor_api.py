@@ -143,3 +143,26 @@ def test_multi_output_ops_return_named_tuples_as_torch():
     assert type(axle.sort(axle.tensor(x))).__name__ == "sort"
     assert isinstance(axle.max(axle.tensor(x)), axle.Tensor)  # the overload with one result
     assert axle.return_types.topk(1, 2).values == 1
+
+
+def test_cuda_and_backends_namespaces():
+    cuda = [d for d in axle.devices() if d["type"] == "cuda"]
+    count = cuda[0]["count"] if cuda else 0
+    assert axle.cuda.device_count() == count and axle.cuda.is_available() == (count > 0)
+    if count == 0:
+        with pytest.raises(axle.DeviceError):
+            axle.cuda.current_device()
+    assert axle.backends.mps.is_available() is False
+    before = axle.get_float32_matmul_precision()
+    try:
+        axle.backends.cuda.matmul.allow_tf32 = True
+        assert axle.get_float32_matmul_precision() == "high" and axle.backends.cudnn.allow_tf32
+        axle.backends.cudnn.allow_tf32 = False
+        assert axle.get_float32_matmul_precision() == "highest"
+    finally:
+        axle.set_float32_matmul_precision(before)
+    axle.backends.cudnn.deterministic = True
+    assert axle.are_deterministic_algorithms_enabled()
+    axle.backends.cudnn.deterministic = False
+    with pytest.raises(AttributeError):
+        axle.backends.cudnn.no_such_flag = 1

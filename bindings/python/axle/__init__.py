@@ -415,3 +415,5 @@ _tensor_methods.install(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
+from . import cuda  # noqa: E402,F401
+from . import backends  # noqa: E402,F401
