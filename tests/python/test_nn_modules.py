@@ -382,3 +382,45 @@ def test_transformer_layers_match_torch(norm_first):
     ay.sum().backward()
     for (_, ap), (_, tp) in zip(am.named_parameters(), tm.named_parameters()):
         close(ap.grad, tp.grad, 1e-8)
+
+
+@pytest.mark.parametrize("name,kwargs,target", [
+    ("CrossEntropyLoss", {"ignore_index": 1, "label_smoothing": 0.1}, "index"),
+    ("CrossEntropyLoss", {"weight": "w"}, "index"),
+    ("NLLLoss", {"reduction": "sum"}, "index"),
+    ("MSELoss", {}, "same"), ("L1Loss", {"reduction": "none"}, "same"), ("SmoothL1Loss", {"beta": 0.5}, "same"),
+    ("HuberLoss", {"delta": 0.3}, "same"), ("BCEWithLogitsLoss", {"pos_weight": "w"}, "prob"),
+    ("KLDivLoss", {"reduction": "batchmean"}, "same"), ("MSELoss", {"size_average": False}, "same"),
+])
+def test_loss_modules_match_torch(name, kwargs, target):
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((6, 4))
+    t = {"index": rng.integers(0, 4, 6), "same": rng.standard_normal((6, 4)), "prob": rng.random((6, 4))}[target]
+    w = rng.random(4) + 0.5
+    out = []
+    for lib in (axle, torch):
+        kw = {k: (lib.tensor(w) if v == "w" else v) for k, v in kwargs.items()}
+        module = getattr(lib.nn, name)(**kw)
+        xi = lib.tensor(x, requires_grad=True)
+        loss = module(xi, lib.tensor(t))
+        loss.sum().backward()
+        out.append((np.asarray(loss.detach()), np.asarray(xi.grad), repr(module),
+                    [k for k, _ in module.named_buffers()]))
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-12)
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-12, atol=1e-15)
+    assert out[0][2] == out[1][2] and out[0][3] == out[1][3]
+
+
+def test_bilinear_and_embedding_max_norm_match_torch():
+    torch.manual_seed(5)
+    tm = tnn.Bilinear(3, 4, 2).double()
+    am = load_from_torch(nn.Bilinear(3, 4, 2).double(), tm)
+    assert repr(am) == repr(tm)
+    rng = np.random.default_rng(7)
+    x1, x2 = rng.standard_normal((5, 3)), rng.standard_normal((5, 4))
+    close(am(axle.tensor(x1), axle.tensor(x2)), tm(torch.from_numpy(x1), torch.from_numpy(x2)), 1e-12)
+    te = tnn.Embedding(6, 3, max_norm=1.0).double()
+    ae = load_from_torch(nn.Embedding(6, 3, max_norm=1.0).double(), te)
+    idx = np.array([[0, 2, 2], [5, 1, 0]])
+    close(ae(axle.tensor(idx)), te(torch.from_numpy(idx)), 1e-12)
+    close(ae.weight, te.weight, 1e-12)  # the named rows renormalized in place

@@ -184,8 +184,8 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
     """torch.nn.functional.embedding's call form (indices first) over axle.embedding(weight, indices, ...).
-    padding_idx only matters for gradients (axle has none) but is checked as torch does; max_norm
-    (renormalizing rows of weight in place) is not supported."""
+    padding_idx's row gets no gradient; max_norm renormalizes, in place and without grad, the rows of
+    weight that input names whose norm_type-norm exceeds it (to max_norm / (norm + 1e-7)), as torch."""
     if padding_idx is not None:
         rows = weight.size(0) if weight.dim() > 0 else 0
         if not -rows <= padding_idx < rows:
@@ -194,5 +194,29 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     else:
         padding_idx = -1
     if max_norm is not None:
-        raise _axle.NotImplementedError("embedding(): max_norm (in-place renormalization of weight) is not supported")
+        with _axle.no_grad():  # a row named twice is written twice with the same value
+            rows = input.reshape(-1).to(_axle.int64)
+            picked = weight.index_select(0, rows)
+            norms = _axle.norm(picked, norm_type, [1], True)
+            scale = _axle.where(norms > max_norm, max_norm / (norms + 1e-7), _axle.ones_like(norms))
+            weight.index_put_((rows,), picked * scale)
     return _axle.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+# losses and distances (torch 1.13 semantics), composed of axle ops
+from ._losses import *  # noqa: E402,F401,F403
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., k] = input1 @ weight[k] @ input2 + bias[k] (torch.nn.functional.bilinear):
+    input1 [..., in1], input2 [..., in2], weight [out, in1, in2]."""
+    if weight.dim() != 3:
+        raise _axle.ShapeError("bilinear(): weight must be 3-D [out, in1, in2], got %d-D" % weight.dim())
+    out, in1, in2 = weight.shape
+    if input1.shape[-1] != in1 or input2.shape[-1] != in2 or tuple(input1.shape[:-1]) != tuple(input2.shape[:-1]):
+        raise _axle.ShapeError("bilinear(): input1 [..., %d] and input2 [..., %d] of one batch shape expected, got "
+                               "%s and %s" % (in1, in2, list(input1.shape), list(input2.shape)))
+    # (x1 @ W viewed [in1, out * in2]) then the dot with x2 per output.
+    t = _axle.matmul(input1, weight.permute(1, 0, 2).reshape(in1, out * in2))
+    y = (t.reshape(tuple(input1.shape[:-1]) + (out, in2)) * input2.unsqueeze(-2)).sum(-1)
+    return y + bias if bias is not None else y
