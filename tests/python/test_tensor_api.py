@@ -166,3 +166,9 @@ def test_cuda_and_backends_namespaces():
     axle.backends.cudnn.deterministic = False
     with pytest.raises(AttributeError):
         axle.backends.cudnn.no_such_flag = 1
+
+
+def test_tensor_of_no_values_has_the_default_dtype_as_torch():
+    for data in ([], [[]], [[], []]):
+        a, t = axle.tensor(data), torch.tensor(data)
+        assert a.dtype.name == str(t.dtype).split(".")[-1] and tuple(a.shape) == tuple(t.shape)

@@ -265,7 +265,8 @@ Tensor tensor_from_data(const py::handle& data, std::optional<DType> dtype, std:
   }
   Flattened f;
   flatten(data, 0, f);
-  const DType inferred = f.any_float ? get_default_dtype() : (f.all_bool && !f.values.empty()) ? kBool : kInt64;
+  // No values (tensor([]), tensor([[]])): the default dtype, as torch.
+  const DType inferred = f.any_float || f.values.empty() ? get_default_dtype() : f.all_bool ? kBool : kInt64;
   const DType dt = dtype.value_or(inferred);
   Tensor host = make_empty(f.shape, kFloat64, Device("cpu"));
   Tensor ints = make_empty(f.shape, kInt64, Device("cpu"));
