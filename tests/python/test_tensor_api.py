@@ -172,3 +172,12 @@ def test_tensor_of_no_values_has_the_default_dtype_as_torch():
     for data in ([], [[]], [[], []]):
         a, t = axle.tensor(data), torch.tensor(data)
         assert a.dtype.name == str(t.dtype).split(".")[-1] and tuple(a.shape) == tuple(t.shape)
+
+
+def test_accelerator_namespace_follows_cuda():
+    assert axle.accelerator.is_available() == axle.cuda.is_available()
+    acc = axle.accelerator.current_accelerator()
+    assert (acc is None) == (not axle.cuda.is_available())
+    if acc is None:
+        with pytest.raises(RuntimeError):
+            axle.accelerator.current_accelerator(check_available=True)

@@ -417,3 +417,4 @@ from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import cuda  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
+from . import accelerator  # noqa: E402,F401
