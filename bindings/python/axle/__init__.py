@@ -418,3 +418,4 @@ from . import optim  # noqa: E402,F401
 from . import cuda  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
 from . import accelerator  # noqa: E402,F401
+from . import utils  # noqa: E402,F401

@@ -1,0 +1,2 @@
+"""axle.utils: torch.utils's data loading utilities (axle.utils.data)."""
+from . import data  # noqa: F401
