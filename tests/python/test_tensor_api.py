@@ -181,3 +181,17 @@ def test_accelerator_namespace_follows_cuda():
     if acc is None:
         with pytest.raises(RuntimeError):
             axle.accelerator.current_accelerator(check_available=True)
+
+
+def test_type_names_and_legacy_casts_as_torch():
+    for arr in (F, I, B):
+        a, t = axle.tensor(arr), torch.tensor(arr)
+        assert a.type() == t.type().replace("torch", "axle")
+        assert axle.typename(a) == torch.typename(t).replace("torch", "axle")
+        same(a.type(axle.float64), t.type(torch.float64))
+        same(a.type("torch.IntTensor"), t.type("torch.IntTensor"))
+    assert axle.is_tensor(axle.ones(1)) and not axle.is_tensor([1])
+    assert not axle.ones(1).is_complex() and not axle.ones(1).is_sparse
+    with pytest.raises(axle.NotImplementedError):
+        import axle.onnx
+        axle.onnx.export(None, None, "m.onnx")

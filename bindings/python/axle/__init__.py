@@ -272,34 +272,56 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     return _requiring_grad(t, requires_grad)
 
 
-def save(obj, path, metadata=None):
-    """Saves a dict of tensors in the safetensors format, or one tensor as .npy
-    when `path` ends with ".npy"."""
+def _path_or_none(f):
     import os
 
-    path = os.fspath(path)
-    if path.endswith(".npy"):
+    return os.fsdecode(os.fspath(f)) if isinstance(f, (str, bytes, os.PathLike)) else None
+
+
+def save(obj, f, metadata=None, **kwargs):
+    """Saves obj to a path or a binary file object. A path ending in ".safetensors"
+    gets the safetensors format (a dict of str -> Tensor, with optional str
+    metadata), one ending in ".npy" numpy's format (one Tensor); anything else,
+    and every file object, gets PyTorch's checkpoint format (torch.save's zip
+    format, readable by torch.load; see axle.serialization.save)."""
+    path = _path_or_none(f)
+    suffix = path.lower() if path is not None else ""
+    if suffix.endswith(".npy"):
         if not isinstance(obj, Tensor):
             raise TypeError("save(): a .npy file holds one Tensor, got %s" % type(obj).__name__)
         _C._save_npy(obj, path)
         return
-    if not isinstance(obj, dict) or not _builtins.all(
-            isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
-        raise TypeError("save(): expected a dict of str -> Tensor")
-    metadata = dict(metadata or {})
-    if not _builtins.all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
-        raise TypeError("save(): metadata must be a dict of str -> str")
-    _C._save_safetensors(obj, path, metadata)
+    if suffix.endswith(".safetensors"):
+        if not isinstance(obj, dict) or not _builtins.all(
+                isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items()):
+            raise TypeError("save(): expected a dict of str -> Tensor")
+        metadata = dict(metadata or {})
+        if not _builtins.all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items()):
+            raise TypeError("save(): metadata must be a dict of str -> str")
+        _C._save_safetensors(obj, path, metadata)
+        return
+    if metadata is not None:
+        raise TypeError("save(): metadata is only for .safetensors files")
+    from . import serialization
+
+    serialization.save(obj, f, **kwargs)
 
 
-def load(path):
-    """Loads a safetensors file (a dict of tensors) or a .npy file (one tensor)."""
-    import os
+def load(f, map_location=None, weights_only=True):
+    """Loads a file: a path ending in ".safetensors" (a dict of tensors) or ".npy" (one
+    tensor) by its name; any other path or file object by its content: a PyTorch
+    checkpoint (torch.save's zip format, read without torch and without running
+    its pickle: see axle.serialization.load), a safetensors or a .npy file.
+    ``map_location`` (a device) moves what is loaded; ``weights_only`` must be True."""
+    from . import serialization
 
-    path = os.fspath(path)
-    if path.endswith(".npy"):
-        return _C._load_npy(path)
-    return _C._load_safetensors(path)
+    path = _path_or_none(f)
+    suffix = path.lower() if path is not None else ""
+    if suffix.endswith(".npy"):
+        return serialization._moved(_C._load_npy(path), map_location)
+    if suffix.endswith(".safetensors"):
+        return serialization._moved(_C._load_safetensors(path), map_location)
+    return serialization._load_any(f, map_location, weights_only)
 
 
 # ---------------------------------------------------------------- Tensor conveniences
@@ -419,3 +441,4 @@ from . import cuda  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
 from . import accelerator  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+from . import onnx  # noqa: E402,F401

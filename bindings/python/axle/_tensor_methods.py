@@ -87,6 +87,39 @@ def install(axle):
             setattr(Tensor, name, cast)
     Tensor.type_as = lambda self, other: self.to(other.dtype)
 
+    # torch's legacy type names ("torch.FloatTensor"), spelled with axle's module name.
+    type_names = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+                  "bfloat16": "BFloat16Tensor", "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
+                  "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+    by_type_name = {v: getattr(axle, k) for k, v in type_names.items()}
+
+    def typename(obj):
+        """torch.typename: 'axle.FloatTensor' for a float32 tensor, else the type's qualified name."""
+        if isinstance(obj, Tensor):
+            prefix = "axle." if obj.device.type == "cpu" else "axle.%s." % obj.device.type
+            return prefix + type_names[obj.dtype.name]
+        module = getattr(type(obj), "__module__", "")
+        return (module + "." if module and module != "builtins" else "") + type(obj).__qualname__
+
+    def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
+        """t.type(): the type name; t.type(dtype or 'torch.LongTensor'): the cast, as torch."""
+        if dtype is None:
+            return typename(self)
+        if isinstance(dtype, str):
+            name = dtype.rsplit(".", 1)[-1]
+            if name not in by_type_name:
+                raise axle.ValueError("type(): invalid type '%s'" % dtype)
+            dtype = by_type_name[name]
+        return self if dtype == self.dtype else self.to(dtype)
+
+    Tensor.type = tensor_type
+    Tensor.is_complex = lambda self: False  # axle has no complex dtypes
+    Tensor.is_sparse = property(lambda self: False)
+    axle.typename = typename
+    axle.is_tensor = lambda obj: isinstance(obj, Tensor)
+    axle.is_floating_point = lambda t: t.is_floating_point()
+    axle.numel = lambda t: t.numel()
+
     # ---------------------------------------------------------------- transposes
     def full_transpose(self):
         if self.dim() != 2:  # torch 1.13: the dims reversed (deprecated for other ranks in 2.x)

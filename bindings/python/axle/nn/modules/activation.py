@@ -266,3 +266,8 @@ class Softmin(_SoftmaxBase):
 class LogSoftmax(_SoftmaxBase):
     def forward(self, input):
         return F.log_softmax(input, self._dim(input))
+
+
+# torch defines MultiheadAttention in this module (pickled models name it here);
+# axle writes it beside the Transformer layers.
+from .transformer import MultiheadAttention  # noqa: E402,F401

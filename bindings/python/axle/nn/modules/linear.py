@@ -9,7 +9,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]  # and NonDynamicallyQuantizableLinear, as torch
 
 
 def _factory(device, dtype):
@@ -79,3 +79,7 @@ class Bilinear(Module):
     def extra_repr(self):
         return "in1_features={}, in2_features={}, out_features={}, bias={}".format(
             self.in1_features, self.in2_features, self.out_features, self.bias is not None)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """torch's name for MultiheadAttention's output projection (its repr and pickles show it)."""

@@ -84,6 +84,9 @@ class RNNBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
+    def flatten_parameters(self):
+        """torch packs the weights into one buffer for cuDNN; axle's steps read them where they are."""
+
     @property
     def _flat_weights(self):
         return [getattr(self, n) for n in self._flat_weights_names]
