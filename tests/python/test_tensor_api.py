@@ -195,3 +195,41 @@ def test_type_names_and_legacy_casts_as_torch():
     from axle import onnx
     with pytest.raises(axle.NotImplementedError):
         onnx.export(None, None, "m.onnx")
+
+
+UNARY = ["absolute", "arccos", "arcsin", "arctan", "negative", "fix", "sgn", "deg2rad", "rad2deg", "logit",
+         "abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "exp2", "expm1", "floor",
+         "frac", "log", "log10", "log1p", "log2", "neg", "reciprocal", "rsqrt", "sigmoid", "sign", "sin", "sinh",
+         "sqrt", "square", "tan", "tanh", "trunc"]
+BINARY = ["divide", "true_divide", "multiply", "subtract", "greater", "greater_equal", "less", "less_equal",
+          "not_equal", "arctan2", "atan2", "fmod", "remainder", "logical_and", "logical_or", "logical_xor", "ge", "gt",
+          "le", "lt", "ne", "eq", "floor_divide"]
+
+
+@pytest.mark.parametrize("name", UNARY + BINARY)
+def test_aliases_and_in_place_forms_match_torch(name):
+    rng = np.random.default_rng(8)
+    x = rng.uniform(0.1, 0.9, (3, 4))  # inside every op's domain (acos, logit, log...)
+    y = rng.uniform(0.2, 2.0, (3, 4))
+    args = (x,) if name in UNARY else (x, y)
+    got, want = both(lambda L, *ts: getattr(L, name)(*ts), *args)
+    same(got, want)
+    got, want = both(lambda L, *ts: getattr(ts[0], name)(*ts[1:]), *args)
+    same(got, want)
+    if hasattr(torch.Tensor, name + "_"):
+        def in_place(L, *ts):
+            t = ts[0].clone()
+            assert getattr(t, name + "_")(*ts[1:]) is t
+            return t
+        got, want = both(in_place, *args)
+        same(got, want)
+
+
+def test_other_spellings_match_torch():
+    x = np.array([[0.2, -1.5, 3.0], [4.0, 0.25, -0.5]])
+    for expr in ("L.clamp_min(a, 0.3)", "a.clamp_max(1.0)", "L.clip(a, -1, 1)", "a.clip_(-1, 1)",
+                 "L.lerp(a, a * 2, 0.3)", "L.lerp(a, a * 2, 0.7)", "a.lerp(a + 1, L.full_like(a, 0.6))",
+                 "L.moveaxis(a.unsqueeze(0), 0, 2)", "L.concat([a, a])", "L.swapaxes(a, 0, 1)", "L.detach(a)",
+                 "L.logit(a.sigmoid(), eps=0.1)", "a.tril_()", "a.cumsum_(1)"):
+        got, want = both(lambda L, a: eval(expr), x)
+        same(got, want)

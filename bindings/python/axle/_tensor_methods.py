@@ -54,6 +54,7 @@ def install(axle):
     Tensor.__pow__ = lambda self, other: axle.pow(self, other)
     Tensor.__rpow__ = lambda self, other: axle.pow(other, self)
     Tensor.__ipow__ = lambda self, other: self.pow_(other)
+    axle.floor_divide = Tensor.floor_divide = floordiv
     Tensor.__floordiv__ = lambda self, other: floordiv(self, other)
     Tensor.__rfloordiv__ = lambda self, other: floordiv(scalar_operand(other, self), self)
     Tensor.__ifloordiv__ = in_place("__ifloordiv__", floordiv)
@@ -191,6 +192,76 @@ def install(axle):
 
     Tensor.uniform_ = uniform_
     Tensor.normal_ = normal_
+
+    # ---------------------------------------------------------------- torch's other names for declared ops
+    aliases = {"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arctan2": "atan2",
+               "clip": "clamp", "divide": "div", "true_divide": "div", "multiply": "mul", "subtract": "sub",
+               "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne",
+               "negative": "neg", "fix": "trunc", "moveaxis": "movedim", "concat": "cat", "concatenate": "cat",
+               "sgn": "sign"}  # sgn is sign for real tensors
+    for alias, target in aliases.items():
+        fn = getattr(axle, target, None)
+        if fn is None:
+            continue
+        if not hasattr(axle, alias):
+            setattr(axle, alias, fn)
+        if hasattr(Tensor, target) and not hasattr(Tensor, alias):
+            setattr(Tensor, alias, getattr(Tensor, target))
+    axle.swapaxes = axle.swapdims = lambda input, a, b: input.transpose(a, b)
+    axle.detach = lambda input: input.detach()
+    axle.clamp_min = Tensor.clamp_min = lambda input, min: axle.clamp(input, min=min)
+    axle.clamp_max = Tensor.clamp_max = lambda input, max: axle.clamp(input, max=max)
+
+    def deg2rad(input):
+        return input * (axle.tensor(3.141592653589793 / 180, dtype=input.dtype) if input.is_floating_point()
+                        else 3.141592653589793 / 180)
+
+    def rad2deg(input):
+        return input * (axle.tensor(180 / 3.141592653589793, dtype=input.dtype) if input.is_floating_point()
+                        else 180 / 3.141592653589793)
+
+    def logit(input, eps=None):
+        """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given (torch.logit)."""
+        p = input if eps is None else axle.clamp(input, eps, 1 - eps)
+        return axle.log(p / (1 - p))
+
+    def lerp(input, end, weight):
+        """input + weight * (end - input), computed from end when weight >= 0.5 as torch does."""
+        diff = end - input
+        if isinstance(weight, Tensor):
+            return axle.where(axle.abs(weight) < 0.5, input + weight * diff, end - diff * (1 - weight))
+        return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
+
+    for fn in (deg2rad, rad2deg, logit, lerp):
+        setattr(axle, fn.__name__, fn)
+        setattr(Tensor, fn.__name__, fn)
+
+    # ---------------------------------------------------------------- in-place forms
+    # `t.op_(...)`: the functional op's result written back into t (a recorded
+    # copy_: version counters, autograd's in-place checks and history apply).
+    def make_in_place(name, fn):
+        def op_(self, *args, **kwargs):
+            result = fn(self, *args, **kwargs)
+            if result.dtype != self.dtype and not _castable(result.dtype, self.dtype):
+                raise axle.DTypeError("%s_: result type %s can't be cast to the desired output type %s" %
+                                      (name, result.dtype.name, self.dtype.name))
+            return self.copy_(result)
+
+        op_.__name__ = name + "_"
+        op_.__doc__ = "In-place %s: self.copy_(%s(self, ...))." % (name, name)
+        return op_
+
+    for name in ("abs", "absolute", "acos", "arccos", "asin", "arcsin", "atan", "arctan", "ceil", "cos", "cosh",
+                 "erf", "erfc", "exp", "exp2", "expm1", "floor", "frac", "log", "log10", "log1p", "log2", "neg",
+                 "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sgn", "sin", "sinh", "sqrt", "square", "tan",
+                 "tanh", "trunc", "fix", "deg2rad", "rad2deg", "logit", "fmod", "remainder", "atan2", "arctan2",
+                 "clamp_min", "clamp_max", "logical_and", "logical_or", "logical_xor", "lerp", "ge", "gt", "le",
+                 "lt", "ne", "eq", "greater", "greater_equal", "less", "less_equal", "not_equal", "bitwise_and",
+                 "bitwise_or", "bitwise_xor", "cumsum", "cumprod", "tril", "triu", "divide", "true_divide",
+                 "multiply", "subtract", "clip", "floor_divide"):
+        fn = getattr(Tensor, name, None) or getattr(axle, name, None)
+        if fn is not None and not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", make_in_place(name, fn))
 
     # ---------------------------------------------------------------- comparisons
     def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
