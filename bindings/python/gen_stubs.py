@@ -82,8 +82,8 @@ def main(path):
             " device: str | device | None = ...) -> Tensor: ...",
             "def arange(*args: float | int, dtype: dtype | None = ..., device: str | device | None = ...)"
             " -> Tensor: ...",
-            "def save(obj: Any, path: Any, metadata: dict[str, str] | None = ...) -> None: ...",
-            "def load(path: Any) -> Any: ...", ""]
+            "def save(obj: Any, f: Any, metadata: dict[str, str] | None = ..., **kwargs: Any) -> None: ...",
+            "def load(f: Any, map_location: Any = ..., weights_only: bool | None = ...) -> Any: ...", ""]
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
 

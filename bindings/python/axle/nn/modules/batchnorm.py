@@ -13,6 +13,7 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 class _BatchNorm(Module):
     _ranks = (2, 3)
+    _version = 2  # torch's: state dicts from version 2 on hold num_batches_tracked
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None):
