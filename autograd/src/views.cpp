@@ -34,6 +34,20 @@ struct Geometry {
   IntList sizes, strides;
   int64_t offset = 0;
   explicit Geometry(const Tensor& t) : sizes(t.sizes()), strides(t.strides()), offset(t.storage_offset()) {}
+  // Row-major contiguous (size-1 dims' strides aside).
+  bool dense() const {
+    int64_t expected = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+      if (sizes[d] != 1 && strides[d] != expected) return false;
+      expected *= sizes[d];
+    }
+    return true;
+  }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    return n;
+  }
 };
 
 class ViewNode final : public Node {
@@ -55,6 +69,12 @@ class ViewNode final : public Node {
       }
     return dims.empty() ? g : sum(g, dims, true);
   }
+  // The view is the whole base re-shaped (view / reshape / flatten of a
+  // contiguous tensor): the base's gradient is the view's, re-shaped, with no
+  // base-sized buffer.
+  bool reshape_of_base() const {
+    return view_.offset == base_.offset && view_.numel() == base_.numel() && view_.dense() && base_.dense();
+  }
   bool base_broadcast() const {
     for (size_t d = 0; d < base_.sizes.size(); ++d)
       if (base_.strides[d] == 0 && base_.sizes[d] > 1) return true;
@@ -69,6 +89,11 @@ class ViewNode final : public Node {
     if (slot.defined() && (!owned || slot.sizes() != base_.sizes || slot.strides() != base_.strides ||
                            slot.dtype() != grads[0].dtype() || slot.device() != grads[0].device()))
       return false;
+    if (!slot.defined() && reshape_of_base()) {
+      slot = reshape(grads[0].contiguous(), base_.sizes);
+      owned = false;  // may share the incoming gradient's memory: never added into
+      return true;
+    }
     int64_t lo = 0, hi = 0;
     if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi)) return false;
     IntList sizes;
@@ -87,6 +112,7 @@ class ViewNode final : public Node {
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
     Tensor g = std::move(grads.at(0));
     if (!g.defined()) return {Tensor()};
+    if (reshape_of_base()) return {reshape(g.contiguous(), base_.sizes)};
     IntList sizes;
     g = reduced(std::move(g), &sizes);
     int64_t lo = 0, hi = 0;

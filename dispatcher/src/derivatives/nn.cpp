@@ -99,7 +99,10 @@ void index_select(VjpContext& c) {
 void gather(VjpContext& c) {
   const IntList& sizes = c.sizes(0);
   const int64_t dim = sizes.empty() ? 0 : wrap_dim(c.arg(1).to_int(), static_cast<int64_t>(sizes.size()));
-  c.set(0, scatter_add(zeros(sizes, TensorOptions().dtype(g(c).dtype()).device(g(c).device())), dim, c.input(2), g(c)));
+  // Into fresh zeros in place: the out-of-place form would copy the zeros first.
+  Tensor acc = zeros(sizes, TensorOptions().dtype(g(c).dtype()).device(g(c).device()));
+  call(AXLE_OP("scatter_add_"), acc, dim, c.input(2), g(c));
+  c.set(0, acc);
 }
 
 // The gradient of scatter's src: gathered where the index reads it, zero in
