@@ -8,37 +8,53 @@ raw bytes of each storage the pickle names by key through a persistent id),
 
 Reading never runs the pickle with Python's unpickler: a small pickle machine
 here interprets the opcodes itself, and the only globals a pickle may name are
-the ones a checkpoint needs (the allow-list below, as torch's
-``weights_only=True``). They resolve to markers, never to callables, so the
-only code a REDUCE can reach is the rebuild step of this module for that
-marker. Every problem in a file (a disallowed global, a truncated or
-malformed archive or pickle, a storage record that is missing or has the wrong
-size, a view reaching outside its storage, an unknown dtype) raises
-``axle.ValueError`` (``axle.DTypeError`` for a torch dtype that axle lacks)
-naming it.
+the ones a checkpoint needs (the built-in allow-list below, as torch's
+``weights_only=True``) and the classes and functions the caller allowed with
+:func:`add_safe_globals` or :func:`safe_globals`. The built-in names resolve to
+markers, never to callables, so the only code a REDUCE on them reaches is the
+rebuild step of this module for that marker. An allowed name resolves to the
+allowed object itself (matched by the module and qualified name the file
+records; a name under ``torch.`` also matches axle's object at the same path
+under ``axle.``, so whole torch models load into axle's modules): NEWOBJ,
+NEWOBJ_EX and REDUCE on an allowed class (directly or through
+``copyreg.__newobj__`` / ``copyreg._reconstructor``) make an instance without
+running ``__init__``, REDUCE on an allowed function calls it, and BUILD gives an
+instance of an allowed class its state through the class's ``__setstate__`` or
+by updating its ``__dict__`` (and slots). Nothing else is ever imported or
+called. Every problem in a file (a disallowed global, a truncated or malformed
+archive or pickle, a storage record that is missing or has the wrong size, a
+view reaching outside its storage, an unknown dtype) raises ``axle.ValueError``
+(``axle.DTypeError`` for a torch dtype that axle lacks) naming it.
 
 Writing produces what torch 1.13 writes: pickle protocol 2, tensors as
 ``torch._utils._rebuild_tensor_v2`` over typed storages (``torch.FloatStorage``
 ...), one storage record per storage shared by every view of it, Parameters as
 ``torch._utils._rebuild_parameter``, OrderedDicts with their attributes (a
 state_dict's ``_metadata``), and records aligned to 64 bytes as torch aligns
-them.
+them. Other objects (a whole ``nn.Module``, say) are pickled as Python's pickle
+does, by ``__reduce_ex__(2)``: their class (and any function they hold) by
+module and qualified name, their state after it.
 """
 import codecs
 import collections
+import contextvars
+import copyreg
+import enum
 import io
 import os
 import shutil
 import struct
 import sys
 import tempfile
+import threading
+import types
 import warnings
 import zipfile
 import zlib
 
 import axle as _axle
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals"]
 
 # ---------------------------------------------------------------- dtypes
 # torch storage class name -> axle dtype name. UntypedStorage holds bytes.
@@ -80,9 +96,234 @@ def _error(msg, *args):
     return _axle.ValueError(msg % args if args else msg)
 
 
-def _short(obj, limit=80):
-    text = repr(obj)
+def _clip(text, limit):
+    """A name from a file, for a message: printable, and cut at limit characters."""
+    text = text.encode("ascii", "backslashreplace").decode("ascii")
+    text = "".join(c if c.isprintable() else "?" for c in text)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _short(obj, limit=80):
+    """obj for a message, cut at limit characters. Only plain values are shown by repr: any other
+    object by its type (a message runs no code of the classes a file makes)."""
+    text = _safe_repr(obj, limit + 1)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _safe_repr(obj, budget):
+    kind = type(obj)
+    if obj is None or kind in (bool, float, complex, str, bytes, bytearray):
+        return repr(obj[:budget] if kind in (str, bytes, bytearray) else obj)
+    if kind is int:
+        return repr(obj) if obj.bit_length() <= 512 else "<an int of %d bits>" % obj.bit_length()
+    if kind in (tuple, list, set, frozenset, dict, collections.OrderedDict):
+        parts, used = [], 0
+        items = obj.items() if isinstance(obj, dict) else obj
+        for item in items:
+            if used > budget:
+                parts.append("...")
+                break
+            text = (_safe_repr(item[0], budget) + ": " + _safe_repr(item[1], budget)) if isinstance(obj, dict) \
+                else _safe_repr(item, budget)
+            parts.append(text)
+            used += len(text) + 2
+        inner = ", ".join(parts)
+        if kind is tuple:
+            return "(" + inner + ("," if len(obj) == 1 else "") + ")"
+        if kind is list:
+            return "[" + inner + "]"
+        if isinstance(obj, dict):
+            return ("{%s}" if kind is dict else "OrderedDict({%s})") % inner
+        return "%s({%s})" % (kind.__name__, inner)
+    if kind is _Global:
+        return repr(obj)
+    if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+        name = _global_name(obj)
+        return "%s %s" % ("class" if isinstance(obj, type) else "function",
+                          "%s.%s" % name if name else getattr(obj, "__qualname__", "?"))
+    if isinstance(obj, _axle.Tensor):
+        return "<a %s tensor of shape %s>" % (obj.dtype.name, list(obj.shape))
+    return "<a %s object>" % kind.__qualname__
+
+
+# ================================================================ classes and functions a checkpoint may name
+# What a file may name beyond the built-in allow-list: add_safe_globals (every thread) and the
+# safe_globals context manager (the current thread or asyncio task, while the `with` lasts). An
+# entry is a class or function, found under its module and qualified name, or an (object,
+# "module.qualname") pair naming it as files name it.
+_process_globals = []
+_process_lock = threading.Lock()
+_context_globals = contextvars.ContextVar("axle_serialization_safe_globals", default=())
+# Where a function without a usable __module__ (a C++ builtin) is looked for by its __name__.
+_SEARCHED_MODULES = ("axle.nn.functional", "axle", "axle.nn.init", "axle.linalg", "axle.special", "axle.fft")
+_module_dict = types.ModuleType.__dict__["__dict__"].__get__  # a module's namespace, without running its code
+_class_dict = type.__dict__["__dict__"].__get__
+
+
+def _lookup(module, qualname):
+    """The object at module.qualname when that module is already imported (it is never imported
+    here), walking plain namespaces only (no __getattr__, no descriptors); None where absent."""
+    obj = sys.modules.get(module)
+    if not isinstance(obj, types.ModuleType):
+        return None
+    for i, part in enumerate(qualname.split(".")):
+        if i == 0:
+            ns = _module_dict(obj)
+        elif isinstance(obj, type):
+            ns = _class_dict(obj)
+        else:
+            return None
+        obj = ns.get(part)
+        if obj is None:
+            return None
+    return obj
+
+
+def _global_name(obj):
+    """(module, qualified name) under which obj is found, as a pickle names it, or None."""
+    module = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None)
+    if not isinstance(qualname, str):
+        qualname = getattr(obj, "__name__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and _lookup(module, qualname) is obj:
+        return module, qualname
+    name = getattr(obj, "__name__", None)
+    if isinstance(name, str):
+        for module in _SEARCHED_MODULES:
+            if _lookup(module, name) is obj:
+                return module, name
+    return None
+
+
+def _checked_globals(entries, what):
+    if isinstance(entries, (str, bytes, dict)) or not hasattr(entries, "__iter__"):
+        raise _axle.TypeError("%s() takes a list of classes and functions, got %s" % (what, type(entries).__name__))
+    out = []
+    for e in entries:
+        if isinstance(e, tuple):
+            if len(e) != 2 or not isinstance(e[1], str) or "." not in e[1].strip("."):
+                raise _axle.TypeError("%s(): a tuple entry is (object, 'module.qualname'), got %s" % (what, _short(e)))
+        elif isinstance(e, (str, bytes)) or _global_name(e) is None:
+            raise _axle.TypeError("%s(): %s is not a class or function found under its module and qualified name; "
+                                  "pass (object, 'module.qualname') to name it" % (what, _short(e)))
+        out.append(e)
+    return out
+
+
+def _unique(entries):
+    seen, out = set(), []
+    for e in entries:
+        key = (id(e[0]), e[1]) if isinstance(e, tuple) else id(e)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def add_safe_globals(safe_globals):
+    """Allows the given classes and functions in every checkpoint :func:`load` reads from now on, in
+    every thread (as ``torch.serialization.add_safe_globals``). An entry is a class or function
+    (matched by its module and qualified name, as a pickle names it) or an ``(object,
+    "module.qualname")`` pair for an object that files name differently."""
+    entries = _checked_globals(safe_globals, "add_safe_globals")
+    global _process_globals
+    with _process_lock:
+        _process_globals = _unique(_process_globals + entries)
+
+
+def get_safe_globals():
+    """The classes and functions allowed now: those of :func:`add_safe_globals`, then those of the
+    :func:`safe_globals` blocks this thread is in."""
+    with _process_lock:
+        entries = list(_process_globals)
+    return _unique(entries + list(_context_globals.get()))
+
+
+def clear_safe_globals():
+    """Forgets what :func:`add_safe_globals` allowed (a :func:`safe_globals` block keeps its own until
+    it ends)."""
+    global _process_globals
+    with _process_lock:
+        _process_globals = []
+
+
+class safe_globals:
+    """``with axle.serialization.safe_globals([MyModel, axle.nn.Linear, ...]): model = axle.load(f)``:
+    allows the given classes and functions (entries as :func:`add_safe_globals` takes) while the
+    block lasts, in the current thread (or asyncio task) only."""
+
+    def __init__(self, safe_globals):
+        self.safe_globals = _checked_globals(safe_globals, "safe_globals")
+        self._tokens = []
+
+    def __enter__(self):
+        self._tokens.append(_context_globals.set(_context_globals.get() + tuple(self.safe_globals)))
+        return self
+
+    def __exit__(self, *exc):
+        _context_globals.reset(self._tokens.pop())
+        return False
+
+
+class _Allowed:
+    """The allow-list of one load: "module.qualname" -> object, and the objects by id."""
+
+    def __init__(self, entries):
+        self.by_name, self.by_id = {}, {}
+        for e in entries:
+            if isinstance(e, tuple):
+                obj, full = e
+            else:
+                obj, name = e, _global_name(e)
+                if name is None:
+                    continue
+                full = name[0] + "." + name[1]
+            self.by_name.setdefault(full, obj)
+            self.by_id[id(obj)] = obj
+
+    def __contains__(self, obj):
+        return self.by_id.get(id(obj)) is obj
+
+    def find(self, module, name):
+        """The allowed object a file's (module, name) means, or None. A name under torch. also
+        means axle's object at the same path under axle. (the file of a torch model)."""
+        modules = [module]
+        mapped = _axle_module_for(module)
+        if mapped is not None:
+            modules.append(mapped)
+        for m in modules:
+            obj = self.by_name.get(m + "." + name)
+            if obj is not None:
+                return obj
+        for m in modules:  # an allowed object also found under another name (a module re-exporting it)
+            obj = _lookup(m, name)
+            if obj is not None and obj in self:
+                return obj
+        return None
+
+
+def _axle_module_for(module):
+    """Where axle keeps what torch keeps in module (torch.x.y -> axle.x.y), or None outside torch."""
+    if module == "torch._C._nn":  # torch's C++ functionals (F.gelu ...), which axle.nn.functional holds
+        return "axle.nn.functional"
+    if module == "torch" or module.startswith("torch."):
+        return "axle" + module[5:]
+    return None
+
+
+def _not_allowed(module, name):
+    full = _clip(module + "." + name, 200)
+    short = _clip(name.rsplit(".", 1)[-1], 80)
+    hint = ""
+    mapped = _axle_module_for(module)
+    if mapped is not None:
+        hint = " (a name under torch. means axle's class or function at the same path under axle.: allow %s)" % (
+            _clip(mapped + "." + name, 200))
+    return _error("load(): Unsupported global: GLOBAL %s was not an allowed global by default. Please use "
+                  "`axle.serialization.add_safe_globals([%s])` or the `axle.serialization.safe_globals([%s])` "
+                  "context manager to allow this global if you trust it%s. It is not allowed: axle.load only "
+                  "rebuilds tensors, containers, plain values and the classes and functions allowed so, and never "
+                  "imports or calls what a file names", full, short, short, hint)
 
 
 # ================================================================ reading
@@ -101,10 +342,15 @@ class _Global:
 _REBUILD_KINDS = ("rebuild_tensor_v2", "rebuild_tensor", "rebuild_parameter", "rebuild_parameter_with_state")
 
 
-def _find_global(module, name):
-    """The allow-list: (module, name) -> a _Global marker or a plain value."""
-    if module == "__builtin__":  # protocol 2 with fix_imports writes Python 2's name
-        module = "builtins"
+# Python 2's module names, which protocol 2 (with fix_imports) writes.
+_PY2_MODULES = {"__builtin__": "builtins", "copy_reg": "copyreg"}
+# copyreg's helpers that make instances: markers that act only on allowed classes.
+_COPYREG_KINDS = {"__newobj__": "newobj", "__newobj_ex__": "newobj_ex", "_reconstructor": "reconstructor"}
+
+
+def _builtin_global(module, name):
+    """The built-in allow-list: (module, name) -> a _Global marker or a plain value; None for a name
+    it does not hold."""
     full = module + "." + name
     if module == "collections" and name == "OrderedDict":
         return _Global("OrderedDict", full)
@@ -134,9 +380,13 @@ def _find_global(module, name):
         return _Global("encode", full)
     if module == "builtins" and name in ("set", "frozenset", "complex", "bytes", "bytearray"):
         return _Global(name, full)
-    raise _error("load(): the checkpoint's pickle names the global %s, which is not allowed: axle.load only "
-                 "rebuilds tensors, containers and plain values (as torch.load(weights_only=True)) and never "
-                 "imports or calls what a file names", _short(full, 200))
+    if module == "builtins" and name == "object":  # only as copyreg._reconstructor's base
+        return _Global("object", full)
+    if module == "builtins" and name == "getattr":  # only for a member of an allowed Enum (Python 3.11+'s pickle)
+        return _Global("getattr", full)
+    if module == "copyreg" and name in _COPYREG_KINDS:
+        return _Global(_COPYREG_KINDS[name], full)
+    return None
 
 
 class _Storage:
@@ -170,6 +420,17 @@ class _Loader:
         self.archive_size = archive_size
         self.byteorder, self.map_location, self.what = byteorder, map_location, what
         self.storages = {}
+        self.allowed = _Allowed(get_safe_globals())
+
+    def find_global(self, module, name):
+        """GLOBAL / STACK_GLOBAL: a built-in marker or value, or an allowed class or function."""
+        module = _PY2_MODULES.get(module, module)
+        found = _builtin_global(module, name)
+        if found is None:
+            found = self.allowed.find(module, name)
+            if found is None:
+                raise _not_allowed(module, name)
+        return found
 
     # ------------------------------------------------------------ storages
     def persistent_load(self, pid):
@@ -273,7 +534,7 @@ class _Loader:
 
     def reduce(self, func, args):
         if not isinstance(func, _Global):
-            raise _error("load(): %s: REDUCE calls %s, which is not an allowed callable", self.what, _short(func))
+            return self.call(func, args)
         if not isinstance(args, tuple):
             raise _error("load(): %s: the arguments of %s must be a tuple, got %s", self.what, func.name,
                          _short(args))
@@ -372,7 +633,74 @@ class _Loader:
             if not all(isinstance(a, (int, float)) for a in args):
                 raise _error("load(): %s: complex%s is not allowed", self.what, _short(args))
             return complex(*args)
+        if kind == "newobj":  # (cls, *args): cls.__new__(cls, *args)
+            if not n:
+                raise _error("load(): %s: %s takes the class to make, got no arguments", self.what, func.name)
+            return self.new_instance(args[0], args[1:], None, func.name)
+        if kind == "newobj_ex":  # (cls, args, kwargs)
+            need(3)
+            return self.new_instance(args[0], args[1], args[2], func.name)
+        if kind == "getattr":  # (enum class, member name): the member, from the class's own table
+            need(2)
+            cls, name = args
+            members = _class_dict(cls).get("_member_map_") if isinstance(cls, enum.EnumMeta) else None
+            if cls not in self.allowed or not isinstance(name, str) or not isinstance(members, dict) or \
+                    name not in members:
+                raise _error("load(): %s: builtins.getattr is only allowed to name a member of an allowed Enum, got "
+                             "getattr%s", self.what, _short(args))
+            return members[name]
+        if kind == "reconstructor":  # (cls, base, state): object.__new__(cls) when base is object
+            need(3)
+            cls, base, state = args
+            if not (isinstance(base, _Global) and base.kind == "object") or state is not None:
+                raise _error("load(): %s: %s is only allowed with base builtins.object and no state, got %s",
+                             self.what, func.name, _short(args[1:]))
+            self._check_class(cls, func.name)
+            return self._made(cls, lambda: object.__new__(cls))
         raise _error("load(): %s: %s cannot be called", self.what, func.name)
+
+    # ------------------------------------------------------------ allowed classes and functions
+    def _check_class(self, cls, opname):
+        if not isinstance(cls, type) or cls not in self.allowed:
+            raise _error("load(): %s: %s makes an instance of %s, which is not an allowed class", self.what, opname,
+                         cls.name if isinstance(cls, _Global) else _short(cls))
+
+    def _made(self, what, make):
+        """make()'s result; what allowed code raises becomes axle.ValueError naming what ran."""
+        try:
+            return make()
+        except _axle.AxleError:
+            raise
+        except RecursionError:
+            raise
+        except Exception as e:  # noqa: BLE001 (an allowed class's or function's own error)
+            raise _error("load(): %s: %s failed: %s: %s", self.what, what if isinstance(what, str) else _short(what),
+                         type(e).__name__, e) from e
+
+    def new_instance(self, cls, args, kwargs, opname):
+        """NEWOBJ, NEWOBJ_EX, copyreg.__newobj__ / __newobj_ex__ and REDUCE on a class: an instance of an
+        allowed class made by cls.__new__, without running __init__."""
+        self._check_class(cls, opname)
+        if not isinstance(args, tuple):
+            raise _error("load(): %s: %s: the arguments of %s must be a tuple, got %s", self.what, opname,
+                         _short(cls), _short(args))
+        if kwargs is None:
+            kwargs = {}
+        if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+            raise _error("load(): %s: %s: the keyword arguments of %s must be a dict of str, got %s", self.what,
+                         opname, _short(cls), _short(kwargs))
+        return self._made(cls, lambda: cls.__new__(cls, *args, **kwargs))
+
+    def call(self, func, args):
+        """REDUCE on an allowed object: a class makes an instance (no __init__), a function is called."""
+        if func not in self.allowed:
+            raise _error("load(): %s: REDUCE calls %s, which is not an allowed callable", self.what, _short(func))
+        if isinstance(func, type):
+            return self.new_instance(func, args, None, "REDUCE")
+        if not isinstance(args, tuple):
+            raise _error("load(): %s: the arguments of %s must be a tuple, got %s", self.what, _short(func),
+                         _short(args))
+        return self._made(func, lambda: func(*args))
 
     def _check_hooks(self, hooks):
         if not isinstance(hooks, dict):
@@ -391,7 +719,10 @@ class _Loader:
 
     def _setitem(self, d, k, v):
         try:
-            d[k] = v
+            if type(d) is dict or type(d) is collections.OrderedDict:
+                d[k] = v
+            else:  # a dict subclass (an allowed class): the base class stores it, not the subclass's code
+                (collections.OrderedDict if isinstance(d, collections.OrderedDict) else dict).__setitem__(d, k, v)
         except TypeError as e:
             raise _error("load(): %s: cannot use %s as a dict key: %s", self.what, _short(k), e) from e
 
@@ -420,10 +751,56 @@ class _Loader:
                                   "attributes)" % (k, type(obj).__name__, type(obj).__name__))
 
     def build(self, inst, state):
-        if isinstance(inst, collections.OrderedDict) or isinstance(inst, _axle.Tensor):
+        cls = type(inst)
+        if cls is collections.OrderedDict or cls is _axle.Tensor or cls is _parameter_class():
             self._set_state(inst, state)
             return
-        raise _error("load(): %s: BUILD on a %s is not allowed", self.what, type(inst).__name__)
+        if cls not in self.allowed:
+            raise _error("load(): %s: BUILD on a %s is not allowed", self.what, cls.__name__)
+        setstate = _class_attribute(cls, "__setstate__")
+        setstate = None if setstate is _MISSING else setstate
+        if setstate is not None and setstate is not _module_setstate():
+            self._made("%s.__setstate__" % cls.__qualname__, lambda: setstate(inst, state))
+            return
+        # Python's default: a dict for __dict__, or (dict or None, dict of slots); nn.Module's
+        # __setstate__ is that default too (with defaults for what old files lack).
+        slots = None
+        if isinstance(state, tuple) and len(state) == 2:
+            state, slots = state
+        if state is not None:
+            self._check_attributes(cls, state, "state")
+            if setstate is not None:
+                self._made("%s.__setstate__" % cls.__qualname__, lambda: setstate(inst, state))
+            else:
+                try:
+                    inst_dict = object.__getattribute__(inst, "__dict__")
+                except AttributeError:
+                    raise _error("load(): %s: BUILD gives attributes to a %s, which has no __dict__", self.what,
+                                 cls.__qualname__) from None
+                inst_dict.update(state)
+        if slots is not None:
+            self._check_attributes(cls, slots, "slot state")
+            for k, v in slots.items():
+                member = _class_attribute(cls, k)
+                if type(member) is not types.MemberDescriptorType:
+                    raise _error("load(): %s: %r in the slot state is not a slot of %s", self.what, k,
+                                 cls.__qualname__)
+                self._made("setting slot %s.%s" % (cls.__qualname__, k), lambda: member.__set__(inst, v))
+
+    def _check_attributes(self, cls, state, what):
+        """The names BUILD gives an instance: strings, no dunder names, none that would hide a method."""
+        if not isinstance(state, dict):
+            raise _error("load(): %s: the %s of a %s must be a dict, got %s", self.what, what, cls.__qualname__,
+                         _short(state))
+        for k in state:
+            if not isinstance(k, str):
+                raise _error("load(): %s: attribute name %s of a %s is not a string", self.what, _short(k),
+                             cls.__qualname__)
+            if k.startswith("__") and k.endswith("__"):
+                raise _error("load(): %s: attribute name %s is not allowed", self.what, _short(k))
+            found = _class_attribute(cls, k)
+            if found is not _MISSING and _is_method_like(found):
+                raise _error("load(): %s: attribute %r would replace %s.%s", self.what, k, cls.__qualname__, k)
 
     # ------------------------------------------------------------ the pickle machine
     def run(self):
@@ -490,18 +867,21 @@ class _Loader:
             except UnicodeDecodeError as e:
                 raise _error("load(): %s: bad string in the pickle: %s", what, e) from e
 
-        def as_list(target, opname):
-            if not isinstance(target, list):
+        def extend(target, items, opname):
+            if type(target) is list:
+                target.extend(items)
+            elif isinstance(target, list):  # a list subclass (an allowed class): the base class stores them
+                list.extend(target, items)
+            else:
                 raise _error("load(): %s: %s on a %s is not allowed", what, opname, type(target).__name__)
-            return target
 
         def as_dict(target, opname):
             if not isinstance(target, dict):
                 raise _error("load(): %s: %s on a %s is not allowed", what, opname, type(target).__name__)
             return target
 
-        refused = {0x69: "INST", 0x6F: "OBJ", 0x81: "NEWOBJ", 0x92: "NEWOBJ_EX", 0x82: "EXT1", 0x83: "EXT2",
-                   0x84: "EXT4", 0x97: "NEXT_BUFFER", 0x98: "READONLY_BUFFER"}
+        refused = {0x69: "INST", 0x6F: "OBJ", 0x82: "EXT1", 0x83: "EXT2", 0x84: "EXT4", 0x97: "NEXT_BUFFER",
+                   0x98: "READONLY_BUFFER"}
         while True:
             if pos >= end:
                 raise _error("load(): %s: the pickle is truncated (no STOP opcode)", what)
@@ -622,7 +1002,7 @@ class _Loader:
                 if not isinstance(target, set):
                     raise _error("load(): %s: ADDITEMS on a %s is not allowed", what, type(target).__name__)
                 try:
-                    target.update(items)
+                    set.update(target, items)  # (a set subclass's own update does not run)
                 except TypeError as e:
                     raise _error("load(): %s: ADDITEMS: %s", what, e) from e
             elif op == 0x91:  # FROZENSET
@@ -633,10 +1013,10 @@ class _Loader:
                     raise _error("load(): %s: FROZENSET: %s", what, e) from e
             elif op == 0x61:  # APPEND
                 value = pop()
-                as_list(top(), "APPEND").append(value)
+                extend(top(), [value], "APPEND")
             elif op == 0x65:  # APPENDS
                 items = pop_mark()
-                as_list(top(), "APPENDS").extend(items)
+                extend(top(), items, "APPENDS")
             elif op == 0x73:  # SETITEM
                 value = pop()
                 key = pop()
@@ -651,17 +1031,26 @@ class _Loader:
             elif op == 0x63:  # GLOBAL
                 module = decode(line(), "utf-8", "strict")
                 name = decode(line(), "utf-8", "strict")
-                stack.append(_find_global(module, name))
+                stack.append(self.find_global(module, name))
             elif op == 0x93:  # STACK_GLOBAL
                 name = pop()
                 module = pop()
                 if not isinstance(module, str) or not isinstance(name, str):
                     raise _error("load(): %s: STACK_GLOBAL needs two strings", what)
-                stack.append(_find_global(module, name))
+                stack.append(self.find_global(module, name))
             elif op == 0x52:  # REDUCE
                 args = pop()
                 func = pop()
                 stack.append(self.reduce(func, args))
+            elif op == 0x81:  # NEWOBJ
+                args = pop()
+                cls = pop()
+                stack.append(self.new_instance(cls, args, None, "NEWOBJ"))
+            elif op == 0x92:  # NEWOBJ_EX
+                kwargs = pop()
+                args = pop()
+                cls = pop()
+                stack.append(self.new_instance(cls, args, kwargs, "NEWOBJ_EX"))
             elif op == 0x62:  # BUILD
                 state = pop()
                 self.build(top(), state)
@@ -684,8 +1073,9 @@ class _Loader:
             elif op == 0x94:  # MEMOIZE
                 put(len(memo))
             elif op in refused:
-                raise _error("load(): %s: the pickle uses %s (constructing arbitrary objects), which is not "
-                             "allowed", what, refused[op])
+                raise _error("load(): %s: the pickle uses %s, which is not allowed (INST and OBJ import and call "
+                             "what they name; extension codes and out-of-band buffers have no place in a "
+                             "checkpoint)", what, refused[op])
             else:
                 raise _error("load(): %s: unknown pickle opcode 0x%02x at offset %d", what, op, pos - 1)
 
@@ -772,6 +1162,34 @@ def _parameter_class():
     return Parameter
 
 
+def _module_setstate():
+    from .nn.modules.module import Module
+
+    return Module.__dict__["__setstate__"]
+
+
+_MISSING = object()
+
+
+def _class_attribute(cls, name):
+    """name in the namespaces of cls's MRO (no descriptor runs), or _MISSING."""
+    for klass in cls.__mro__:
+        ns = _class_dict(klass)
+        if name in ns:
+            return ns[name]
+    return _MISSING
+
+
+def _is_method_like(attr):
+    """A class attribute that an instance attribute of the same name must not hide: a function, a
+    method, a class, or any other non-data descriptor. (Plain values and data descriptors such as
+    properties may be shadowed: the instance's value is its own, and a property still wins.)"""
+    kind = type(attr)
+    if callable(attr) or isinstance(attr, (staticmethod, classmethod)):
+        return True
+    return hasattr(kind, "__get__") and not (hasattr(kind, "__set__") or hasattr(kind, "__delete__"))
+
+
 def _byteswapped(t):
     """A tensor of the same dtype with each element's bytes reversed (big-endian files)."""
     import numpy
@@ -827,7 +1245,11 @@ def load(f, map_location=None, weights_only=True):
     them: a device, a ``{saved location: device}`` dict, or a callable
     ``(storage tensor, saved location) -> tensor``), Parameters as
     ``axle.nn.Parameter``; tensors that shared a storage when saved share memory.
-    Only ``weights_only=True`` exists: axle never runs a pickle's code."""
+    Only ``weights_only=True`` exists: axle never runs a pickle's code. A file
+    naming other classes or functions (a whole model) loads when they are
+    allowed (:func:`safe_globals`, :func:`add_safe_globals`); torch's names
+    (``torch.nn.modules.linear.Linear``) mean axle's objects at the same path
+    (``axle.nn.modules.linear.Linear``)."""
     _check_weights_only(weights_only)
     _check_map_location(map_location)
     fileobj, close, name = _open_for_reading(f)
@@ -954,16 +1376,31 @@ def _location(t):
     return _LOCATION_CPU if dev.type == "cpu" else str(dev)
 
 
-class _Pickler:
-    """Writes data.pkl (protocol 2, as torch's pickler) for the supported types."""
+class _Unsavable(Exception):
+    """An object save cannot write; path collects where it sat (innermost first)."""
 
-    def __init__(self, plan):
+    def __init__(self, msg):
+        super().__init__(msg)
+        self.msg, self.path = msg, []
+
+
+class _Pickler:
+    """Writes data.pkl (protocol 2, as torch's pickler).
+
+    It runs twice over the object: first with plan None, only to find the tensors in the order they
+    are written (their storages are planned from all of them before any persistent id is written),
+    then to write. The second run reuses the first's reductions (what __reduce_ex__ gave for each
+    object), so both see the same objects."""
+
+    def __init__(self, plan, reductions=None):
         self.out = bytearray(b"\x80\x02")
         self.count = 0      # memo entries written
         self.memo = {}      # id(obj) -> memo index
         self.keep = []      # the objects whose ids are in memo, alive until the end
         self.globals = {}   # "module\nname" -> memo index
-        self.plan = plan    # id(tensor) -> (storage, offset, size, stride)
+        self.plan = plan    # id(tensor) -> (storage, offset, size, stride); None: find the tensors
+        self.found = []     # the tensors, in the order written (when plan is None)
+        self.reductions = {} if reductions is None else reductions  # id(obj) -> (obj, reduction)
 
     # ------------------------------------------------------------ memo
     def _put(self):
@@ -985,8 +1422,22 @@ class _Pickler:
         if idx is not None:
             self._get(idx)
             return
-        self.out += b"c" + key.encode("ascii") + b"\n"
+        self.out += b"c" + key.encode("utf-8") + b"\n"
         self.globals[key] = self._put()
+
+    def _global_of(self, obj):
+        """A class or function, by module and qualified name (the GLOBAL a pickle names it by)."""
+        kind = "class" if isinstance(obj, type) else "function"
+        name = _global_name(obj)
+        if name is None:
+            raise _Unsavable("cannot save the %s %s.%s: a checkpoint names classes and functions by module and "
+                             "qualified name, and it is not found under its own (a lambda, or one defined inside "
+                             "a function?)" % (kind, getattr(obj, "__module__", None),
+                                               getattr(obj, "__qualname__", None)))
+        if name[0] == "builtins":
+            raise _Unsavable("cannot save the built-in %s %s: axle.load allows no built-in class or function "
+                             "beyond the containers it rebuilds" % (kind, name[1]))
+        self._global(*name)
 
     # ------------------------------------------------------------ values
     def save(self, obj):
@@ -1024,7 +1475,7 @@ class _Pickler:
             out += b"\x86R"
         elif isinstance(obj, _axle.Tensor):
             self._tensor(obj)
-        elif isinstance(obj, collections.OrderedDict):
+        elif type(obj) is collections.OrderedDict:
             self._global("collections", "OrderedDict")
             out += b")R"
             self._memoize(obj)
@@ -1033,17 +1484,17 @@ class _Pickler:
             if state:
                 self.save(dict(state))
                 self.out += b"b"
-        elif isinstance(obj, dict):
+        elif type(obj) is dict:
             out += b"}"
             self._memoize(obj)
             self._setitems(obj)
-        elif isinstance(obj, list):
+        elif type(obj) is list:
             out += b"]"
             self._memoize(obj)
-            self._appends(list(obj))
-        elif isinstance(obj, tuple):
-            self._tuple(tuple(obj), obj)
-        elif isinstance(obj, (set, frozenset)):
+            self._appends(obj)
+        elif type(obj) is tuple or (isinstance(obj, tuple) and type(obj).__module__ == "axle.return_types"):
+            self._tuple(obj, obj)  # (an op's named result is written as the tuple it is, as before)
+        elif type(obj) is set or type(obj) is frozenset:
             self._global("__builtin__", "set" if isinstance(obj, set) else "frozenset")
             self.out += b"]"
             self._appends(list(obj))
@@ -1060,9 +1511,101 @@ class _Pickler:
                 self.save(obj.index)
                 self.out += b"\x86R"
         else:
-            raise _axle.TypeError("save(): cannot save an object of type %s: a checkpoint holds tensors, "
-                                  "Parameters, dicts, OrderedDicts, lists, tuples, sets, numbers, strings, bytes, "
-                                  "None, dtypes and devices" % type(obj).__qualname__)
+            self._object(obj)
+
+    def _object(self, obj):
+        """Anything else, as Python's pickle writes it (protocol 2): a class or function by name, an
+        instance by its __reduce_ex__(2): NEWOBJ (or REDUCE) of its class, then its state (BUILD)."""
+        if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+            self._global_of(obj)
+            return
+        cls = type(obj)
+        if isinstance(obj, types.MethodType):
+            raise _Unsavable("cannot save the bound method %s: only functions and classes are saved by name "
+                             "(store the function, or the object and the method's name)"
+                             % getattr(obj, "__qualname__", "?"))
+        if cls.__module__ == "builtins":
+            raise _Unsavable("cannot save an object of type %s: a checkpoint holds tensors, Parameters, dicts, "
+                             "OrderedDicts, lists, tuples, sets, numbers, strings, bytes, None, dtypes, devices, "
+                             "and instances of classes importable by name (a whole nn.Module)" % cls.__qualname__)
+        rv = self._reduction(obj)
+        if isinstance(rv, str):  # a global reached by that name (a singleton)
+            module = getattr(obj, "__module__", None) or getattr(cls, "__module__", None)
+            if not isinstance(module, str) or _lookup(module, rv) is not obj:
+                raise _Unsavable("cannot save %s: its __reduce_ex__ names it %r, which is not found in its module"
+                                 % (_short(obj), rv))
+            self._global(module, rv)
+            return
+        func, args, state, listitems, dictitems = rv
+        if func is copyreg.__newobj__ or func is copyreg.__newobj_ex__:
+            if func is copyreg.__newobj_ex__:
+                if len(args) != 3 or args[2]:
+                    raise _Unsavable("cannot save a %s: it is made with keyword arguments (copyreg.__newobj_ex__), "
+                                     "which pickle protocol 2 cannot express" % cls.__qualname__)
+                args = (args[0],) + tuple(args[1])
+            if not args or not isinstance(args[0], type):
+                raise _Unsavable("cannot save a %s: copyreg.__newobj__ without a class" % cls.__qualname__)
+            self._global_of(args[0])
+            self._tuple(args[1:])
+            self.out += b"\x81"  # NEWOBJ
+        elif func is getattr and len(args) == 2 and isinstance(args[0], enum.EnumMeta) and isinstance(args[1], str):
+            self._global("__builtin__", "getattr")  # an Enum member, as Python 3.11's pickle writes it
+            self.save(args)
+            self.out += b"R"
+        else:
+            if not isinstance(func, (type, types.FunctionType, types.BuiltinFunctionType)):
+                raise _Unsavable("cannot save a %s: its __reduce_ex__ rebuilds it with %s, which is not a class or "
+                                 "function" % (cls.__qualname__, _short(func)))
+            self._global_of(func)
+            self.save(args)
+            self.out += b"R"
+        if id(obj) in self.memo:  # its arguments held it (a cycle): the one made first is the object
+            self.out += b"0"
+            self._get(self.memo[id(obj)])
+        else:
+            self._memoize(obj)
+        if listitems:
+            self._appends(listitems)
+        if dictitems:
+            self._setitems(dictitems)
+        if state is not None:
+            if type(state) is dict and id(state) not in self.memo:  # attributes: where they sit reads .name
+                self.out += b"}"
+                self._memoize(state)
+                self._setitems(state, attributes=True)
+            else:
+                self.save(state)
+            self.out += b"b"  # BUILD
+
+    def _reduction(self, obj):
+        """What obj.__reduce_ex__(2) gives (a copyreg reducer first, as pickle): a name, or (func, args,
+        state, list items, dict items), computed once per object for both runs."""
+        known = self.reductions.get(id(obj))
+        if known is not None:
+            return known[1]
+        cls = type(obj)
+        try:
+            reducer = copyreg.dispatch_table.get(cls)
+            rv = reducer(obj) if reducer is not None else obj.__reduce_ex__(2)
+        except _axle.AxleError:
+            raise
+        except Exception as e:  # noqa: BLE001 (pickle's own refusal: a lock, a generator, a module ...)
+            raise _Unsavable("cannot save a %s: %s: %s" % (cls.__qualname__, type(e).__name__, e)) from e
+        if not isinstance(rv, str):
+            if not isinstance(rv, tuple) or not 2 <= len(rv) <= 6:
+                raise _Unsavable("cannot save a %s: its __reduce_ex__ returned %s" % (cls.__qualname__, _short(rv)))
+            func, args, state, listitems, dictitems, setter = rv + (None,) * (6 - len(rv))
+            if setter is not None:
+                raise _Unsavable("cannot save a %s: a state setter (__reduce_ex__'s sixth item) needs pickle "
+                                 "protocol 5" % cls.__qualname__)
+            if not isinstance(args, tuple):
+                raise _Unsavable("cannot save a %s: its __reduce_ex__ gave arguments %s, not a tuple"
+                                 % (cls.__qualname__, _short(args)))
+            listitems = list(listitems) if listitems is not None else None
+            dictitems = list(dictitems) if dictitems is not None else None
+            rv = (func, args, state, listitems, dictitems)
+        self.reductions[id(obj)] = (obj, rv)
+        return rv
 
     def _int(self, v):
         if 0 <= v < 256:
@@ -1084,42 +1627,54 @@ class _Pickler:
             return
         if len(items) > 3:
             self.out += b"("
-        for v in items:
-            self.save(v)
+        for i, v in enumerate(items):
+            self._item(v, "[%d]" % i)
         if obj is not None and id(obj) in self.memo:
-            raise _axle.ValueError("save(): a tuple that contains itself cannot be saved")
+            # An item held the tuple (through an object's state): that copy, written meanwhile, is the
+            # tuple; the items go (POP_MARK, or POP each) as Python's pickle does it.
+            self.out += b"1" if len(items) > 3 else b"0" * len(items)
+            self._get(self.memo[id(obj)])
+            return
         self.out += {1: b"\x85", 2: b"\x86", 3: b"\x87"}.get(len(items), b"t")
         if obj is not None:
             self._memoize(obj)
 
+    def _item(self, value, where):
+        try:
+            self.save(value)
+        except _Unsavable as e:
+            e.path.append(where)
+            raise
+
     def _appends(self, items):
+        items = list(items)
         for i in range(0, len(items), 1000):
             batch = items[i:i + 1000]
             if len(batch) == 1:
-                self.save(batch[0])
+                self._item(batch[0], "[%d]" % i)
                 self.out += b"a"
             else:
                 self.out += b"("
-                for v in batch:
-                    self.save(v)
+                for j, v in enumerate(batch):
+                    self._item(v, "[%d]" % (i + j))
                 self.out += b"e"
 
-    def _setitems(self, d):
-        items = list(d.items())
+    def _setitems(self, d, attributes=False):
+        """A dict's items (or a list of pairs); attributes: the dict is an object's __dict__."""
+        items = list(d.items()) if isinstance(d, dict) else list(d)
         for i in range(0, len(items), 1000):
             batch = items[i:i + 1000]
-            if len(batch) == 1:
-                self.save(batch[0][0])
-                self.save(batch[0][1])
-                self.out += b"s"
-            else:
-                self.out += b"("
-                for k, v in batch:
-                    self.save(k)
-                    self.save(v)
-                self.out += b"u"
+            self.out += b"(" if len(batch) > 1 else b""
+            for k, v in batch:
+                self._item(k, "<key %s>" % _short(k, 40))
+                self._item(v, "." + k if attributes and isinstance(k, str) else "[%s]" % _short(k, 40))
+            self.out += b"s" if len(batch) == 1 else b"u"
 
     def _tensor(self, t):
+        if self.plan is None:  # the first run: only find the tensors
+            self.found.append(t)
+            self._memoize(t)
+            return
         if isinstance(t, _parameter_class()):
             self._global("torch._utils", "_rebuild_parameter")
             self.out += b"("
@@ -1153,32 +1708,6 @@ class _Pickler:
         self.save(bool(requires_grad))
         self._empty_ordered_dict()
         self.out += b"tR"
-
-
-def _collect_tensors(obj):
-    """Every tensor in obj (depth first, in the order save writes them), each once."""
-    found, seen = [], set()
-    todo = [obj]
-    while todo:
-        o = todo.pop()
-        if isinstance(o, (str, bytes, bytearray, int, float, complex)) or o is None:
-            continue
-        if id(o) in seen:
-            continue
-        seen.add(id(o))
-        if isinstance(o, _axle.Tensor):
-            found.append(o)
-        elif isinstance(o, dict):
-            children = []
-            for k, v in o.items():
-                children += [k, v]
-            state = getattr(o, "__dict__", None) if isinstance(o, collections.OrderedDict) else None
-            if state:
-                children += list(state.values())
-            todo.extend(reversed(children))
-        elif isinstance(o, (list, tuple, set, frozenset)):
-            todo.extend(reversed(list(o)))
-    return found
 
 
 def _plan_storages(tensors):
@@ -1291,19 +1820,27 @@ def save(obj, f, pickle_protocol=2, _use_new_zipfile_serialization=True):
 
     obj may hold tensors, Parameters, dicts, OrderedDicts (with their attributes,
     as a state_dict's ``_metadata``), lists, tuples, sets, numbers, strings, bytes,
-    None, axle dtypes and devices. Views of one storage are written once and
-    share it again when loaded."""
+    None, axle dtypes and devices, which torch.load reads as torch's; and any
+    object Python's pickle can write by reference to its class (a whole
+    ``nn.Module``: its class and the functions it holds by module and qualified
+    name, its state after them), which :func:`load` rebuilds when those classes
+    and functions are allowed (:func:`safe_globals`). Views of one storage are
+    written once and share it again when loaded."""
     if not _use_new_zipfile_serialization:
         raise _axle.NotImplementedError("save(): only torch's zip format is written (the legacy format is not)")
     if pickle_protocol != 2:
         raise _axle.ValueError("save(): only pickle protocol 2 (torch's default) is supported, got %r"
                                % (pickle_protocol,))
-    tensors = _collect_tensors(obj)
-    plan, storages = _plan_storages(tensors)
-    pickler = _Pickler(plan)
-    pickler.keep.append(tensors)
+    finder = _Pickler(None)
     try:
+        finder.save(obj)
+        plan, storages = _plan_storages(finder.found)
+        pickler = _Pickler(plan, finder.reductions)
+        pickler.keep.append(finder)  # what the first run saw stays alive (ids stay unique) until written
         pickler.save(obj)
+    except _Unsavable as e:
+        where = " (at obj%s)" % "".join(reversed(e.path)) if e.path else ""
+        raise _axle.TypeError("save(): %s%s" % (e.msg, where)) from None
     except RecursionError as e:
         raise _axle.ValueError("save(): the object nests too deeply to be saved") from e
     pickler.out += b"."

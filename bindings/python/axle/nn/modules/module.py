@@ -27,6 +27,15 @@ class RemovableHandle:
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.id = next(RemovableHandle._next_id)
 
+    # A weak reference does not pickle: the handle pickles (and copies) the dict it points into, or
+    # None once that is gone.
+    def __getstate__(self):
+        return (self.hooks_dict_ref(), self.id)
+
+    def __setstate__(self, state):
+        hooks_dict, self.id = state
+        self.hooks_dict_ref = weakref.ref(hooks_dict) if hooks_dict is not None else _dead_ref
+
     def remove(self):
         hooks_dict = self.hooks_dict_ref()
         if hooks_dict is not None and self.id in hooks_dict:
@@ -37,6 +46,10 @@ class RemovableHandle:
 
     def __exit__(self, *args):
         self.remove()
+
+
+def _dead_ref():
+    return None
 
 
 class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -115,6 +128,10 @@ class _BackwardHookFunction:
         new = Outputs.apply(*outs)
         new = new if isinstance(new, tuple) else (new,)
         return new if isinstance(result, tuple) else new[0]
+
+
+_MODULE_DICTS = ("_parameters", "_buffers", "_modules", "_forward_pre_hooks", "_forward_hooks", "_backward_hooks",
+                 "_state_dict_hooks", "_load_state_dict_pre_hooks")
 
 
 class Module:
@@ -290,7 +307,16 @@ class Module:
         return sorted(k for k in keys if not k[0].isdigit())
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
+        # What pickle and copy give back (Python's default); a Module pickled by another version may
+        # lack some of what __init__ makes, which gets its empty default here (as torch does).
+        d = self.__dict__
+        d.update(state)
+        d.setdefault("training", True)
+        for name in _MODULE_DICTS:
+            if name not in d:
+                d[name] = collections.OrderedDict()
+        if "_non_persistent_buffers_set" not in d:
+            d["_non_persistent_buffers_set"] = set()
 
     # ---------------------------------------------------------------- iteration
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
