@@ -52,7 +52,8 @@ axle_status linspace(void*, const axle_kernel_call* c) {
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0;
   const int64_t half = steps / 2;
   for (int64_t k = 0; k < steps; ++k) {
-    const double v = k < half ? start + step * k : end - step * (steps - 1 - k);
+    // One step: torch gives start (half is 0, so the second-half formula would give end).
+    const double v = steps == 1 ? start : k < half ? start + step * k : end - step * (steps - 1 - k);
     if (is_floating(out.dtype))
       store_from<double>(base + k * stride * esize, out.dtype, v);
     else  // integer outputs: torch computes in the integer type's float path and truncates

@@ -53,9 +53,13 @@ std::vector<Sample> arange_samples(SampleContext& c) {
 std::vector<Sample> linspace_samples(SampleContext& c) {
   const DType d = c.dtype();
   const Device dev = c.device();
-  return {ok({0, 10, 5, d, dev}, "0..10 in 5"), ok({-1.5, 2.5, 7, d, dev}, "float bounds"),
-          ok({3, -3, 4, d, dev}, "decreasing"), ok({1, 1, 1, d, dev}, "one step"),
-          ok({0, 1, 0, d, dev}, "no steps"),    fails({0, 1, -1, d, dev}, "negative steps", "ValueError")};
+  return {ok({0, 10, 5, d, dev}, "0..10 in 5"),
+          ok({-1.5, 2.5, 7, d, dev}, "float bounds"),
+          ok({3, -3, 4, d, dev}, "decreasing"),
+          ok({1, 1, 1, d, dev}, "one step"),
+          ok({2, 5, 1, d, dev}, "one step of a range: start"),
+          ok({0, 1, 0, d, dev}, "no steps"),
+          fails({0, 1, -1, d, dev}, "negative steps", "ValueError")};
 }
 
 std::vector<Sample> eye_samples(SampleContext& c) {
