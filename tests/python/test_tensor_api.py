@@ -233,3 +233,11 @@ def test_other_spellings_match_torch():
                  "L.logit(a.sigmoid(), eps=0.1)", "a.tril_()", "a.cumsum_(1)"):
         got, want = both(lambda L, a: eval(expr), x)
         same(got, want)
+
+
+def test_reshape_of_a_permuted_tensor_copies_as_torch():
+    x = np.arange(36.0).reshape(2, 3, 3, 2)
+    got, want = both(lambda L, a: a.permute(0, 3, 1, 2).reshape(4, 9), x)
+    same(got, want)
+    got, want = both(lambda L, a: a.permute(0, 3, 1, 2).contiguous(memory_format=L.channels_last).reshape(-1), x)
+    same(got, want)

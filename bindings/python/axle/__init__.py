@@ -433,9 +433,11 @@ Tensor.__str__ = tensor_repr
 
 from . import _tensor_methods  # noqa: E402
 from . import _composites_math  # noqa: E402
+from . import _composites_shape  # noqa: E402
 
 _tensor_methods.install(_builtins.__import__(__name__))
 _composites_math.install(_builtins.__import__(__name__))
+_composites_shape.install(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401

@@ -71,7 +71,8 @@ Stack reshape_composite(const Stack& a) {
   const IntList shape = infer_view_shape(a[1].int_list(), t.numel(), "reshape");
   if (auto strides = compute_view_strides(t.sizes(), t.strides(), shape))
     return {make_view(t, shape, *strides, t.storage_offset())};
-  return {t.clone().view(shape)};
+  // Row-major, whatever layout t has: clone() keeps a permuted (channels_last) layout, which view refuses.
+  return {t.contiguous(MemoryFormat::Contiguous).view(shape)};
 }
 
 }  // namespace
