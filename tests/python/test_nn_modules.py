@@ -424,3 +424,62 @@ def test_bilinear_and_embedding_max_norm_match_torch():
     idx = np.array([[0, 2, 2], [5, 1, 0]])
     close(ae(axle.tensor(idx)), te(torch.from_numpy(idx)), 1e-12)
     close(ae.weight, te.weight, 1e-12)  # the named rows renormalized in place
+
+
+@pytest.mark.parametrize("expr,shape", [
+    ("F.max_pool1d(x, 3, 2, 1)", (2, 3, 11)), ("F.max_pool1d(x, 2, return_indices=True)[1]", (2, 3, 10)),
+    ("F.avg_pool1d(x, 3, 2, 1)", (2, 3, 11)), ("F.adaptive_avg_pool1d(x, 4)", (2, 3, 11)),
+    ("F.adaptive_max_pool1d(x, 4)", (2, 3, 11)), ("F.logsigmoid(x)", (4, 5)), ("F.softmin(x, 1)", (4, 5)),
+    ("F.tanhshrink(x)", (4, 5)), ("F.hardshrink(x, 0.3)", (4, 5)), ("F.softshrink(x, 0.3)", (4, 5)),
+    ("F.sigmoid(x)", (3,)), ("F.tanh(x)", (3,)), ("F.pixel_shuffle(x, 2)", (1, 8, 3, 5)),
+    ("F.pixel_unshuffle(x, 2)", (2, 2, 4, 6)), ("F.instance_norm(x)", (2, 3, 7)),
+    ("F.instance_norm(x, weight=L.ones(3, dtype=L.float64) * 2, bias=L.ones(3, dtype=L.float64))", (2, 3, 4, 5)),
+    ("F.upsample(x, scale_factor=2)", (1, 2, 3, 3)), ("F.upsample_bilinear(x, size=(5, 4))", (1, 2, 3, 3)),
+    ("F.pdist(x)", (5, 3)), ("F.dropout2d(x, 0.5, training=False)", (2, 3, 4, 4)),
+    ("F.conv3d(x, w3)", (1, 2, 4, 4, 4)), ("F.conv_transpose1d(x, w1, stride=2, padding=1, output_padding=1)", (1, 2, 6)),
+])
+def test_more_functional_matches_torch(expr, shape):
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(shape)
+    w3, w1 = rng.standard_normal((3, 2, 2, 2, 2)), rng.standard_normal((2, 3, 3))
+    out = []
+    for lib in (axle, torch):
+        env = {"F": lib.nn.functional, "L": lib, "x": lib.tensor(x), "w3": lib.tensor(w3), "w1": lib.tensor(w1)}
+        out.append(eval(expr, env))
+    close(out[0].double() if out[0].is_floating_point() else out[0], out[1].double() if out[1].is_floating_point()
+          else out[1], 1e-10)
+
+
+@pytest.mark.parametrize("ctor,shape", [
+    ("ConstantPad1d((1, 2), 3.5)", (2, 3, 4)), ("ZeroPad2d((1, 0, 2, 1))", (1, 2, 3, 3)),
+    ("ReflectionPad1d(2)", (1, 2, 5)), ("ReflectionPad2d((1, 1, 2, 0))", (1, 2, 4, 4)),
+    ("ReplicationPad2d(1)", (1, 2, 3, 3)), ("ReplicationPad1d((0, 3))", (2, 2, 4)),
+    ("PixelShuffle(2)", (1, 8, 2, 3)), ("PixelUnshuffle(2)", (1, 2, 4, 4)),
+    ("Upsample(scale_factor=2, mode='nearest')", (1, 2, 3, 3)), ("UpsamplingBilinear2d(size=(5, 5))", (1, 1, 3, 3)),
+    ("InstanceNorm1d(3)", (2, 3, 6)), ("InstanceNorm2d(3, affine=True)", (2, 3, 4, 4)),
+    ("InstanceNorm2d(3, track_running_stats=True)", (2, 3, 4, 4)),
+    ("Hardshrink(0.2)", (3, 4)), ("Softshrink()", (3, 4)), ("Softmax2d()", (2, 3, 4, 4)),
+])
+def test_more_modules_match_torch(ctor, shape):
+    tm = eval("tnn." + ctor).double()
+    am = eval("nn." + ctor).double()
+    if list(tm.state_dict()):
+        load_from_torch(am, tm)
+    assert repr(am) == repr(tm)
+    x = np.random.default_rng(10).standard_normal(shape)
+    tx, ax = torch.from_numpy(x).requires_grad_(), axle.tensor(x, requires_grad=True)
+    ty, ay = tm(tx), am(ax)
+    close(ay, ty, 1e-10)
+    ty.sum().backward()
+    ay.sum().backward()
+    close(ax.grad, tx.grad, 1e-9)
+    for (_, ab), (_, tb) in zip(am.named_buffers(), tm.named_buffers()):
+        close(ab.double(), tb.double(), 1e-12)
+
+
+def test_distance_modules_match_torch():
+    rng = np.random.default_rng(11)
+    a, b = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
+    for name, kw in (("CosineSimilarity", {"dim": 1}), ("PairwiseDistance", {"p": 1.5})):
+        close(getattr(nn, name)(**kw)(axle.tensor(a), axle.tensor(b)),
+              getattr(tnn, name)(**kw)(torch.from_numpy(a), torch.from_numpy(b)), 1e-12)

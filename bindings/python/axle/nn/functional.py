@@ -220,3 +220,170 @@ def bilinear(input1, input2, weight, bias=None):
     t = _axle.matmul(input1, weight.permute(1, 0, 2).reshape(in1, out * in2))
     y = (t.reshape(tuple(input1.shape[:-1]) + (out, in2)) * input2.unsqueeze(-2)).sum(-1)
     return y + bias if bias is not None else y
+
+
+# ---------------------------------------------------------------- more of torch.nn.functional,
+# composed of the ops above (1-d forms through the 2-d ops on a unit height, as torch's CPU does)
+def _single(v):
+    return v[0] if isinstance(v, (tuple, list)) else v
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    stride = kernel_size if stride is None or stride == [] else stride
+    out = max_pool2d(input.unsqueeze(-2), (1, _single(kernel_size)), (1, _single(stride)), (0, _single(padding)),
+                     (1, _single(dilation)), ceil_mode=ceil_mode, return_indices=return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    stride = kernel_size if stride is None or stride == [] else stride
+    return avg_pool2d(input.unsqueeze(-2), (1, _single(kernel_size)), (1, _single(stride)), (0, _single(padding)),
+                      ceil_mode, count_include_pad).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _single(output_size))).squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def _ntuple(v, n):
+    return list(v) if isinstance(v, (tuple, list)) else [v] * n
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _axle.convolution(input, weight, bias, _ntuple(stride, 3), _ntuple(padding, 3), _ntuple(dilation, 3),
+                             False, [0, 0, 0], groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _axle.convolution(input, weight, bias, _ntuple(stride, 1), _ntuple(padding, 1), _ntuple(dilation, 1),
+                             True, _ntuple(output_padding, 1), groups)
+
+
+def sigmoid(input):
+    return _axle.sigmoid(input)
+
+
+def tanh(input):
+    return _axle.tanh(input)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
+    return -softplus(-input)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    return softmax(-input, dim, dtype=dtype) if dtype is not None else softmax(-input, dim)
+
+
+def tanhshrink(input):
+    return input - _axle.tanh(input)
+
+
+def hardshrink(input, lambd=0.5):
+    return _axle.where(_axle.abs(input) > lambd, input, _axle.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    return _axle.where(input > lambd, input - lambd, _axle.where(input < -lambd, input + lambd,
+                                                                _axle.zeros_like(input)))
+
+
+def _channel_dropout(input, p, training, inplace, rank):
+    if p < 0.0 or p > 1.0:
+        raise _axle.ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    if not training or p == 0:
+        return input
+    lead = 2 if input.dim() == rank else 1
+    shape = tuple(input.shape)[:lead] + (1,) * (input.dim() - lead)
+    keep = (_axle.rand(shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+    mask = keep / (1 - p) if p < 1 else keep
+    return input.mul_(mask) if inplace else input * mask
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout(input, p, training, inplace, 3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout(input, p, training, inplace, 4)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout(input, p, training, inplace, 5)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """[*, C * r^2, H, W] -> [*, C, H * r, W * r]."""
+    r = upscale_factor
+    *lead, c, h, w = input.shape
+    if c % (r * r) != 0:
+        raise _axle.ValueError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+                               "of upscale_factor, but input.size(-3)={} is not divisible by {}".format(c, r * r))
+    x = input.reshape(tuple(lead) + (c // (r * r), r, r, h, w))
+    n = len(lead)
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(tuple(lead) + (c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """[*, C, H * r, W * r] -> [*, C * r^2, H, W]."""
+    r = downscale_factor
+    *lead, c, h, w = input.shape
+    if h % r != 0 or w % r != 0:
+        raise _axle.ValueError("pixel_unshuffle expects height and width to be divisible by downscale_factor, got "
+                               "{}x{} and {}".format(h, w, r))
+    x = input.reshape(tuple(lead) + (c, h // r, r, w // r, r))
+    n = len(lead)
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(tuple(lead) + (c * r * r, h // r, w // r))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Each (sample, channel) normalized over its spatial dims; running statistics as batch_norm's when given."""
+    n, c = input.shape[0], input.shape[1]
+    if use_input_stats:
+        if running_mean is not None and running_var is not None:
+            with _axle.no_grad():
+                dims = list(range(2, input.dim()))
+                mean = input.detach().mean(dims).mean(0)
+                count = 1
+                for s in input.shape[2:]:
+                    count *= s
+                var = input.detach().var(dims, unbiased=True).mean(0) if count > 1 else _axle.zeros_like(mean)
+                running_mean.mul_(1 - momentum).add_(mean * momentum)
+                running_var.mul_(1 - momentum).add_(var * momentum)
+        return group_norm(input, c, weight, bias, eps)
+    shape = [1, c] + [1] * (input.dim() - 2)
+    y = (input - running_mean.reshape(shape)) / _axle.sqrt(running_var.reshape(shape) + eps)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def pdist(input, p=2):
+    return _axle.pdist(input, p)

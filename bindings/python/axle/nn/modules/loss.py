@@ -6,7 +6,7 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "PoissonNLLLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
            "MarginRankingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss",
-           "TripletMarginLoss", "MultiMarginLoss"]
+           "TripletMarginLoss", "MultiMarginLoss", "NLLLoss2d"]
 
 
 def _reduction(size_average, reduce, reduction):
@@ -184,6 +184,10 @@ class MultiMarginLoss(_WeightedLoss):
                                    reduction=self.reduction)
 
 
+class NLLLoss2d(NLLLoss):
+    """torch's deprecated name of NLLLoss for (N, C, H, W) inputs."""
+
+
 # Loss modules whose functional form axle does not have yet are absent, not stubs.
 for _name in list(__all__):
     _functional = {"L1Loss": "l1_loss", "MSELoss": "mse_loss", "SmoothL1Loss": "smooth_l1_loss",
@@ -193,7 +197,7 @@ for _name in list(__all__):
                    "HingeEmbeddingLoss": "hinge_embedding_loss", "MarginRankingLoss": "margin_ranking_loss",
                    "SoftMarginLoss": "soft_margin_loss", "MultiLabelSoftMarginLoss": "multilabel_soft_margin_loss",
                    "CosineEmbeddingLoss": "cosine_embedding_loss", "TripletMarginLoss": "triplet_margin_loss",
-                   "MultiMarginLoss": "multi_margin_loss"}[_name]
+                   "MultiMarginLoss": "multi_margin_loss", "NLLLoss2d": "nll_loss"}[_name]
     if not hasattr(F, _functional):
         __all__.remove(_name)
         del globals()[_name]

@@ -13,7 +13,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
 def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
@@ -252,6 +252,9 @@ class _CellBase(Module):
         elif not batched:
             hx = hx.unsqueeze(0)
         return x, hx, batched
+
+
+RNNCellBase = _CellBase  # torch's public name of the cells' base class
 
 
 class RNNCell(_CellBase):
