@@ -241,3 +241,19 @@ def test_reshape_of_a_permuted_tensor_copies_as_torch():
     same(got, want)
     got, want = both(lambda L, a: a.permute(0, 3, 1, 2).contiguous(memory_format=L.channels_last).reshape(-1), x)
     same(got, want)
+
+
+@pytest.mark.parametrize("name", ["abs_", "sigmoid_", "relu_", "clamp_", "exp_"])
+def test_module_level_in_place_functions_as_torch(name):
+    x = np.array([[0.5, -1.0], [2.0, -0.25]])
+    extra = {"addcmul_": (2,), "clamp_": (-0.5, 0.5)}.get(name, ())
+
+    def run(L, a):
+        args = [L.tensor(np.full((2, 2), v)) if isinstance(v, int) else v for v in extra]
+        if name == "addcmul_":
+            args = [L.tensor(x), L.tensor(x)]
+        out = getattr(L, name)(a, *args)
+        assert out is a
+        return a
+    got, want = both(run, x)
+    same(got, want)

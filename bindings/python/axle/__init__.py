@@ -438,6 +438,7 @@ from . import _composites_shape  # noqa: E402
 _tensor_methods.install(_builtins.__import__(__name__))
 _composites_math.install(_builtins.__import__(__name__))
 _composites_shape.install(_builtins.__import__(__name__))
+_tensor_methods.export_in_place(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401

@@ -297,3 +297,12 @@ def install(axle):
     for fn in (isclose, allclose, equal, positive):
         setattr(axle, fn.__name__, fn)
         setattr(Tensor, fn.__name__, fn)
+
+
+def export_in_place(axle):
+    """torch.<op>_(t, ...): the module-level spelling of every in-place method
+    (torch.relu_, torch.abs_...); run after every method is installed."""
+    Tensor = _C.Tensor
+    for name in dir(Tensor):
+        if name.endswith("_") and not name.startswith("_") and not hasattr(axle, name):
+            setattr(axle, name, getattr(Tensor, name))
