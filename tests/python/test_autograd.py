@@ -511,3 +511,18 @@ def test_gradcheck_and_gradgradcheck():
     assert not axle.autograd.gradcheck(WrongSquare.apply, (x,), raise_exception=False)
     with pytest.raises(NotImplementedError, match="check_forward_ad"):
         axle.autograd.gradcheck(lambda a: a * 2, (x,), check_forward_ad=True)
+
+
+def test_grad_is_one_python_object_as_torch():
+    for lib in (axle, torch):
+        w = lib.ones(3, requires_grad=True)
+        (w * 2).sum().backward()
+        first = w.grad
+        assert w.grad is first
+        (w * 2).sum().backward()  # accumulated in place: the same tensor
+        assert w.grad is first and first.tolist() == [4.0, 4.0, 4.0]
+        g = lib.zeros(3)
+        w.grad = g
+        assert w.grad is g
+        w.grad = None
+        assert w.grad is None

@@ -229,3 +229,29 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
 
 
 _C.Tensor.backward = _tensor_backward
+
+
+# t.grad returns one Python object per gradient tensor, as torch (`w.grad is w.grad`,
+# and after `w.grad = g`, `w.grad is g`): the C++ handle is wrapped once and the
+# wrapper remembered while it lives (keyed by the C++ tensor's identity).
+def _install_grad_identity():
+    import weakref
+
+    prop = _C.Tensor.grad
+    wrappers = weakref.WeakValueDictionary()
+
+    def get(self):
+        g = prop.fget(self)
+        if g is None:
+            return None
+        return wrappers.setdefault(g._impl_id(), g)
+
+    def set_(self, value):
+        prop.fset(self, value)
+        if value is not None:
+            wrappers[value._impl_id()] = value
+
+    _C.Tensor.grad = property(get, set_, doc=prop.__doc__)
+
+
+_install_grad_identity()

@@ -448,7 +448,9 @@ void bind_tensor(py::module_& m) {
                throw ArgumentTypeError("only integer tensors of a single element can be converted to an index");
              return t.item().to_int();
            })
-      .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); });
+      .def("_same_storage", [](const Tensor& a, const Tensor& b) { return a.storage() == b.storage(); })
+      // The identity of the C++ tensor behind a Python object (two objects may hold one).
+      .def("_impl_id", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(&t.unsafe_impl()); });
   bind_dlpack(m, cls);
   bind_autograd(m, cls);
   m.def("from_numpy", &from_buffer, py::arg("array"),
