@@ -561,6 +561,7 @@ axle_status convolution_backward(void*, const axle_kernel_call* c) {
       (want_b && (gb.dtype != x.dtype || gb.device_index != x.device_index || gb.ndim != 1)))
     return AXLE_DECLINED;
   if (!want_x && !want_w && !want_b) return AXLE_OK;
+  if (want_b && gb.sizes[0] != gy_arg.sizes[1]) return AXLE_DECLINED;  // before anything is written
   // Empty tensors: the composite's zeros.
   if (plugin::numel(x) == 0 || plugin::numel(gy_arg) == 0 || plugin::numel(w_arg) == 0) return AXLE_DECLINED;
   DeviceGuard guard(x.device_index);
@@ -599,7 +600,6 @@ axle_status convolution_backward(void*, const axle_kernel_call* c) {
   if (want_w)
     if (axle_status st = run_conv(filter, filter_algos)) return st;
   if (!want_b) return AXLE_OK;
-  if (gb.sizes[0] != gy->sizes[1]) return AXLE_DECLINED;
   bool reduced[4] = {true, false, true, true};
   return sum_over(c, *gy, reduced, gb);
 }

@@ -79,7 +79,8 @@ std::string check_indices(const char* op, const axle_tensor_view& index, int64_t
 void copy_into(const axle_tensor_view& out, const axle_tensor_view& self) {
   if (same_view(out, self)) return;
   const size_t es = dtype_size(out.dtype);
-  if (plugin::is_contiguous(out) && plugin::is_contiguous(self) && out.dtype == self.dtype) {
+  if (plugin::is_contiguous(out) && plugin::is_contiguous(self) && out.dtype == self.dtype &&
+      !plugin::views_overlap(out, self)) {
     std::memcpy(out.data, self.data, static_cast<size_t>(plugin::numel(out)) * es);  // one block, not per element
     return;
   }

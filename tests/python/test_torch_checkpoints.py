@@ -712,3 +712,58 @@ def test_recompressed_torch_checkpoint_still_loads(torch, tmp_path):
         for info in src.infolist():
             dst.writestr(info.filename, src.read(info))
     assert axle.load(tmp_path / "z.pt")["w"].tolist() == [float(v) for v in range(100)]
+
+
+# ---------------------------------------------------------------- resource attacks (review, session 12)
+def _archive(path, pkl, extra=()):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("archive/data.pkl", pkl)
+        z.writestr("archive/version", "3\n")
+        for name, data, method in extra:
+            z.writestr(zipfile.ZipInfo(name), data, compress_type=method)
+
+
+def test_a_deeply_nested_dict_key_is_refused_not_a_crash(tmp_path):
+    # CPython hashes nested tuples recursively in C: a million levels would overflow the stack.
+    path = tmp_path / "deep.pt"
+    _archive(path, b"\x80\x02}" + b")" + b"\x85" * 100000 + b"Ns.")
+    with pytest.raises(axle.ValueError, match="nested more than"):
+        axle.load(str(path))
+
+
+def test_a_pickle_that_multiplies_its_data_is_refused(tmp_path):
+    import struct
+    n = 1 << 16
+    p = b"\x80\x02cbuiltins\nbytearray\nq\x00B" + struct.pack("<I", n) + b"\0" * n + b"q\x01("
+    p += b"h\x00h\x01\x85R" * 400 + b"l."
+    path = tmp_path / "amp.pt"
+    _archive(path, p)
+    with pytest.raises(axle.ValueError, match="copies more data"):
+        axle.load(str(path))
+
+
+def test_a_compressed_record_claiming_more_than_deflate_expands_to_is_refused(tmp_path):
+    import io
+    import struct
+    import zipfile
+    claim = 1 << 31
+    pkl = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storagectorch\nFloatStorage\n"
+           b"X\x01\x00\x00\x000X\x03\x00\x00\x00cpu\x8a\x05" + (claim // 4).to_bytes(5, "little") +
+           b"tQK\x00K\x01\x85K\x01\x85\x89}tR.")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("archive/data.pkl", pkl)
+        z.writestr("archive/version", "3\n")
+        z.writestr(zipfile.ZipInfo("archive/data/0"), b"\0" * 4096, compress_type=zipfile.ZIP_DEFLATED)
+    raw = bytearray(buf.getvalue())
+    i = raw.find(b"PK\x01\x02")
+    while i >= 0:  # the central directory's uncompressed size of the storage record
+        n = struct.unpack_from("<H", raw, i + 28)[0]
+        if raw[i + 46:i + 46 + n] == b"archive/data/0":
+            struct.pack_into("<I", raw, i + 24, claim & 0xffffffff)
+        i = raw.find(b"PK\x01\x02", i + 4)
+    path = tmp_path / "bomb.pt"
+    path.write_bytes(bytes(raw))
+    with pytest.raises(axle.ValueError, match="compressed storage record"):
+        axle.load(str(path))

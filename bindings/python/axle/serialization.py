@@ -412,6 +412,10 @@ def _check_ints(name, values, what):
     return tuple(values)
 
 
+_MAX_KEY_DEPTH = 1000  # nesting of dict keys and set items
+_MAX_DEFLATE_RATIO = 1032  # deflate's largest expansion
+
+
 class _Loader:
     """Interprets data.pkl. Reads storages from the archive as persistent ids name them."""
 
@@ -421,6 +425,25 @@ class _Loader:
         self.byteorder, self.map_location, self.what = byteorder, map_location, what
         self.storages = {}
         self.allowed = _Allowed(get_safe_globals())
+        # Elements the pickle may make by copying (bytes(x), set(x)...): a budget in
+        # proportion to its size, so a small file cannot ask for a large multiple of it.
+        self.copy_budget = 16 * len(data) + (1 << 20)
+
+    def _charge(self, n):
+        self.copy_budget -= n
+        if self.copy_budget < 0:
+            raise _error("load(): %s: the pickle copies more data than a checkpoint of its size holds", self.what)
+
+    def _hashable_depth(self, obj):
+        """Refuses keys and set items nested deeper than any checkpoint nests (CPython hashes
+        nested tuples recursively in C, without a recursion guard)."""
+        level, todo = 0, [obj]
+        while todo:
+            level += 1
+            if level > _MAX_KEY_DEPTH:
+                raise _error("load(): %s: a dict key or set item nested more than %d levels deep", self.what,
+                             _MAX_KEY_DEPTH)
+            todo = [x for t in todo if isinstance(t, (tuple, frozenset)) for x in t]
 
     def find_global(self, module, name):
         """GLOBAL / STACK_GLOBAL: a built-in marker or value, or an allowed class or function."""
@@ -471,6 +494,12 @@ class _Loader:
             # Checked before allocating: a damaged directory cannot make the loader allocate what the file lacks.
             raise _error("load(): %s: the storage record %r claims %d bytes, more than the archive holds", self.what,
                          record, info.file_size)
+        if info.compress_type != zipfile.ZIP_STORED and (
+                info.file_size > info.compress_size * _MAX_DEFLATE_RATIO + 1024 or
+                info.header_offset + info.compress_size > self.archive_size):
+            # torch never compresses storages; a compressed one may not claim more than deflate can expand to.
+            raise _error("load(): %s: the compressed storage record %r claims %d bytes from %d compressed ones",
+                         self.what, record, info.file_size, info.compress_size)
         swap = self.byteorder != sys.byteorder and dtype.itemsize > 1
         target = _axle.int16 if dtype is _axle.bfloat16 else dtype  # the bytes of bfloat16, for the buffer
         t = _axle.empty(numel, dtype=target)
@@ -611,6 +640,7 @@ class _Loader:
             if n == 0:
                 return bytes() if kind == "bytes" else bytearray()
             if n == 1 and isinstance(args[0], (bytes, bytearray)):
+                self._charge(len(args[0]))
                 return bytes(args[0]) if kind == "bytes" else bytearray(args[0])
             if n == 2 and isinstance(args[0], str) and args[1] in ("latin1", "latin-1"):
                 try:
@@ -624,6 +654,9 @@ class _Loader:
             items = args[0] if n else []
             if not isinstance(items, (list, tuple)):
                 raise _error("load(): %s: %s takes a list, got %s", self.what, func.name, _short(items))
+            self._charge(len(items))
+            for item in items:
+                self._hashable_depth(item)
             try:
                 return set(items) if kind == "set" else frozenset(items)
             except TypeError as e:
@@ -718,6 +751,7 @@ class _Loader:
             self._setitem(d, k, v)
 
     def _setitem(self, d, k, v):
+        self._hashable_depth(k)
         try:
             if type(d) is dict or type(d) is collections.OrderedDict:
                 d[k] = v

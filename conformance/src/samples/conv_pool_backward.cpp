@@ -70,6 +70,15 @@ std::vector<Sample> convolution_backward_samples(SampleContext& c) {
       fails(conv_back(c.make({2, 6, 5}), c.make({2, 4, 7}), c.make({6, 4, 3}), IntList{6}, {1, 1, 1}, {0}, {1}, false,
                       {0}, 1),
             "three strides for one spatial dim", "ValueError"),
+      fails(conv_back(c.make({3, 6, 5, 5}), c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), IntList{6}, {1}, {0}, {1},
+                      false, {0}, 1),
+            "grad_output of another batch", "ShapeError"),
+      fails(conv_back(c.make({2, 6, 5, 5}), c.make({2, 5, 7, 7}), c.make({6, 4, 3, 3}), IntList{6}, {1}, {0}, {1},
+                      false, {0}, 1),
+            "input channels not the weight's", "ShapeError"),
+      fails(conv_back(c.make({2, 6, 4, 5}), c.make({2, 4, 7, 7}), c.make({6, 4, 3, 3}), IntList{6}, {1}, {0}, {1},
+                      false, {0}, 1),
+            "grad_output of another spatial size", "ShapeError"),
   };
   if (c.dtype() != kBFloat16) {
     out.push_back(ok(conv_back(c.make({2, 3, 10, 10}), c.make({2, 4, 5, 5}), c.make({4, 3, 3, 3}), IntList{3}, {2}, {1},

@@ -62,6 +62,25 @@ void check_convolution_backward(const char* op, const Tensor& gy, const Tensor& 
                ": expected 1 or ", dim, " values per int list, got ", str(a[i].int_list()));
   AXLE_CHECK(groups > 0 && w.size(0) % groups == 0, ValueError, op, ": groups ", groups,
              " must be positive and divide weight's first dim ", w.size(0));
+  // grad_output must be the convolution's output: batch, channels and (plain) spatial size.
+  const bool transposed = a[7].to_bool();
+  const int64_t in_channels = transposed ? w.size(0) : w.size(1) * groups;
+  const int64_t out_channels = transposed ? w.size(1) * groups : w.size(0);
+  AXLE_CHECK(x.size(0) == gy.size(0) && x.size(1) == in_channels && gy.size(1) == out_channels, ShapeError, op,
+             ": grad_output of size ", str(gy.sizes()), " is not the output of a convolution of input ", str(x.sizes()),
+             " with weight ", str(w.sizes()), " and groups ", groups);
+  if (!transposed) {
+    const IntList stride = per_dim(a[4].int_list(), dim), padding = per_dim(a[5].int_list(), dim);
+    const IntList dilation = per_dim(a[6].int_list(), dim);
+    for (int64_t d = 0; d < dim; ++d) {
+      const int64_t extent = dilation[static_cast<size_t>(d)] * (w.size(2 + d) - 1) + 1;
+      const int64_t out =
+          (x.size(2 + d) + 2 * padding[static_cast<size_t>(d)] - extent) / stride[static_cast<size_t>(d)] + 1;
+      AXLE_CHECK(stride[static_cast<size_t>(d)] > 0 && gy.size(2 + d) == out, ShapeError, op, ": grad_output of size ",
+                 str(gy.sizes()), " is not the output of a convolution of input ", str(x.sizes()), " with weight ",
+                 str(w.sizes()), " (spatial dim ", d, ": expected ", out, ")");
+    }
+  }
   (void)wanted(a[10], 0);
 }
 
