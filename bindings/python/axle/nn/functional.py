@@ -387,3 +387,7 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 def pdist(input, p=2):
     return _axle.pdist(input, p)
+
+
+# folding, unpooling, LP pooling, embedding bags and the other less common functions
+from ._functional_extra import *  # noqa: E402,F401,F403

@@ -6,10 +6,13 @@ from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
+from .embedding_bag import *  # noqa: F401,F403
 from .flatten import *  # noqa: F401,F403
+from .fold import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
+from .misc import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
