@@ -526,3 +526,9 @@ def test_grad_is_one_python_object_as_torch():
         assert w.grad is g
         w.grad = None
         assert w.grad is None
+
+
+def test_leaky_relu_gradient_keeps_the_slope_exact_in_float64():
+    x = axle.tensor([-1.0, 2.0], dtype=axle.float64, requires_grad=True)
+    axle.nn.functional.leaky_relu(x, 0.3).sum().backward()
+    assert x.grad.tolist() == [0.3, 1.0]

@@ -20,7 +20,8 @@ void relu6(VjpContext& c) { c.set(0, g(c) * between(c.input(0), 0.0, 6.0)); }
 
 void leaky_relu(VjpContext& c) {
   const Tensor& x = c.input(0);
-  c.set(0, g(c) * axle::where(gt(x, scalar(0)), scalar(1.0), scalar(c.arg(1).scalar())));
+  // g * slope in g's dtype (a where of two Python numbers would round the slope to the default dtype).
+  c.set(0, axle::where(gt(x, scalar(0)), g(c), g(c) * scalar(c.arg(1).scalar())));
 }
 
 namespace {
