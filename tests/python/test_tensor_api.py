@@ -257,3 +257,20 @@ def test_module_level_in_place_functions_as_torch(name):
         return a
     got, want = both(run, x)
     same(got, want)
+
+
+@pytest.mark.parametrize("expr", [
+    "L.max_pool1d(x3, 2)", "L.avg_pool1d(x3, 3, 1)", "L.adaptive_avg_pool1d(x3, 2)",
+    "L.adaptive_max_pool1d(x3, 2)[0]", "L.adaptive_max_pool1d(x3, 2)[1]", "L.cosine_similarity(a, b, 1)",
+    "L.pairwise_distance(a, b)", "L.pixel_shuffle(x4, 2)", "L.hardshrink(a, 0.3)", "L.channel_shuffle(x4, 2)",
+    "L.kl_div(a.log_softmax(1), b.softmax(1), 1)", "L.kl_div(a.log_softmax(1), b.softmax(1), 2, log_target=False)",
+    "L.hinge_embedding_loss(a, t, 0.5, 2)", "L.margin_ranking_loss(a, b, t, 0.1, 1)",
+    "L.cosine_embedding_loss(a, b, t[:, 0], 0.2, 0)", "L.triplet_margin_loss(a, b, a * 2, 1.0, 2.0, 1e-6, False, 1)",
+])
+def test_torch_level_nn_functions_as_torch(expr):
+    rng = np.random.default_rng(12)
+    arrays = {"x3": rng.standard_normal((2, 3, 6)), "x4": rng.standard_normal((1, 8, 2, 2)),
+              "a": rng.standard_normal((4, 5)), "b": rng.standard_normal((4, 5)),
+              "t": np.where(rng.random((4, 5)) > 0.5, 1.0, -1.0)}
+    out = [eval(expr, {"L": L, **{k: L.tensor(v) for k, v in arrays.items()}}) for L in (axle, torch)]
+    same(*out)

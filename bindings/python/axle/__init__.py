@@ -441,6 +441,8 @@ _composites_shape.install(_builtins.__import__(__name__))
 _tensor_methods.export_in_place(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401
+
+_tensor_methods.export_functional(_builtins.__import__(__name__))
 from . import optim  # noqa: E402,F401
 from . import cuda  # noqa: E402,F401
 from . import backends  # noqa: E402,F401

@@ -306,3 +306,57 @@ def export_in_place(axle):
     for name in dir(Tensor):
         if name.endswith("_") and not name.startswith("_") and not hasattr(axle, name):
             setattr(axle, name, getattr(Tensor, name))
+
+
+_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}  # torch.* losses take the reduction as an int
+
+
+def export_functional(axle):
+    """torch.<name> for the nn functions torch also has at its top level, with the
+    torch.* signatures (losses take reduction as the int 0 / 1 / 2)."""
+    F = axle.nn.functional
+    same = ["adaptive_avg_pool1d", "avg_pool1d", "max_pool1d", "bilinear", "channel_shuffle", "conv3d",
+            "conv_transpose1d", "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
+            "hardshrink", "rrelu", "rrelu_"]
+    for name in same:
+        if hasattr(F, name) and not hasattr(axle, name):
+            setattr(axle, name, getattr(F, name))
+    if hasattr(F, "adaptive_max_pool1d") and not hasattr(axle, "adaptive_max_pool1d"):
+        # torch.adaptive_max_pool1d always returns (values, indices)
+        axle.adaptive_max_pool1d = lambda input, output_size: F.adaptive_max_pool1d(input, output_size, True)
+
+    def with_int_reduction(fn, reduction_at):
+        def loss(*args, **kwargs):
+            args = list(args)
+            if len(args) > reduction_at:
+                args[reduction_at] = _REDUCTIONS.get(args[reduction_at], args[reduction_at])
+            if "reduction" in kwargs:
+                kwargs["reduction"] = _REDUCTIONS.get(kwargs["reduction"], kwargs["reduction"])
+            return fn(*args, **kwargs)
+
+        loss.__name__ = fn.__name__
+        loss.__doc__ = fn.__doc__
+        return loss
+
+    # name: index of reduction in torch.<name>'s positional arguments
+    for name, at in (("kl_div", 2), ("hinge_embedding_loss", 3), ("margin_ranking_loss", 4),
+                     ("cosine_embedding_loss", 4), ("triplet_margin_loss", 7)):
+        if hasattr(F, name) and not hasattr(axle, name):
+            fn = getattr(F, name)
+            wrapped = with_int_reduction(lambda *a, _fn=fn, _name=name, **k: _torch_level_call(_fn, _name, a, k), at)
+            setattr(axle, name, wrapped)
+
+
+def _torch_level_call(fn, name, args, kwargs):
+    """torch.<loss>(...)'s positional order mapped onto F's (F inserts size_average/reduce)."""
+    names = {"kl_div": ("input", "target", "reduction", "log_target"),
+             "hinge_embedding_loss": ("input", "target", "margin", "reduction"),
+             "margin_ranking_loss": ("input1", "input2", "target", "margin", "reduction"),
+             "cosine_embedding_loss": ("input1", "input2", "target", "margin", "reduction"),
+             "triplet_margin_loss": ("anchor", "positive", "negative", "margin", "p", "eps", "swap",
+                                     "reduction")}[name]
+    tensors = {"kl_div": 2, "hinge_embedding_loss": 2, "margin_ranking_loss": 3, "cosine_embedding_loss": 3,
+               "triplet_margin_loss": 3}[name]
+    kw = dict(zip(names[tensors:], args[tensors:]))
+    kw.update(kwargs)
+    return fn(*args[:tensors], **kw)
