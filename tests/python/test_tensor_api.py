@@ -274,3 +274,19 @@ def test_torch_level_nn_functions_as_torch(expr):
               "t": np.where(rng.random((4, 5)) > 0.5, 1.0, -1.0)}
     out = [eval(expr, {"L": L, **{k: L.tensor(v) for k, v in arrays.items()}}) for L in (axle, torch)]
     same(*out)
+
+
+@pytest.mark.parametrize("stmt", ["a.squeeze_()", "a.squeeze_(1)", "a.unsqueeze_(0)", "b.t_()", "a.transpose_(0, 2)",
+                                  "a.swapaxes_(0, 1)", "a.swapdims_(2, 1)"])
+def test_in_place_view_ops_as_torch(stmt):
+    x, y = np.arange(6.0).reshape(2, 1, 3), np.arange(6.0).reshape(2, 3)
+
+    def run(L, a, b):
+        target = a if stmt.startswith("a") else b
+        out = eval(stmt)
+        assert out is target
+        return target.contiguous()
+    got, want = both(run, x, y)
+    same(got, want)
+    with pytest.raises(axle.NotImplementedError):
+        axle.ones(2, 1, requires_grad=True).squeeze_()

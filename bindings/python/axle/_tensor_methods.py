@@ -263,6 +263,27 @@ def install(axle):
         if fn is not None and not hasattr(Tensor, name + "_"):
             setattr(Tensor, name + "_", make_in_place(name, fn))
 
+    # ---------------------------------------------------------------- in-place view ops
+    # t.squeeze_() / t.t_() ...: t takes the view's geometry (the same memory). A tensor in an
+    # autograd graph is refused: its history would not follow the new geometry.
+    def make_view_in_place(name, view):
+        def op_(self, *args, **kwargs):
+            if axle.is_grad_enabled() and (self.requires_grad or self.grad_fn is not None):
+                raise axle.NotImplementedError(
+                    "%s: in-place view ops on a tensor that requires grad are not supported; use %s()" %
+                    (name, name[:-1]))
+            self.data = view(self, *args, **kwargs)
+            return self
+
+        op_.__name__ = name
+        return op_
+
+    for name, view in (("squeeze_", Tensor.squeeze), ("unsqueeze_", Tensor.unsqueeze), ("t_", Tensor.t),
+                       ("transpose_", Tensor.transpose), ("swapaxes_", Tensor.transpose),
+                       ("swapdims_", Tensor.transpose)):
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, make_view_in_place(name, view))
+
     # ---------------------------------------------------------------- comparisons
     def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """|input - other| <= atol + rtol * |other| elementwise (torch.isclose): equal
