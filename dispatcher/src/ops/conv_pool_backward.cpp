@@ -133,6 +133,13 @@ void convolution_backward_shape(ShapeContext& c) {
   check_convolution_backward(c.op, gy, x, w, c.args);
   const IntList bias = c.arg(3).is_none() ? IntList{0} : c.arg(3).int_list();
   c.outputs = {{x.sizes(), x.dtype()}, {w.sizes(), w.dtype()}, {bias, gy.dtype()}};
+  // channels_last in, channels_last gradients (as the forward's output): the
+  // libraries' backward passes then see one layout throughout (cuDNN mixes none).
+  if (x.dim() == 4 && (suggest_memory_format(x) == MemoryFormat::ChannelsLast ||
+                       suggest_memory_format(w) == MemoryFormat::ChannelsLast)) {
+    c.outputs[0].memory_format = MemoryFormat::ChannelsLast;
+    c.outputs[1].memory_format = MemoryFormat::ChannelsLast;
+  }
   // An output the mask leaves out is not allocated: a kernel sees it with no
   // data and leaves it so (undefined, as the composite returns it).
   for (size_t i = 0; i < 3; ++i)
