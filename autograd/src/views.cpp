@@ -14,6 +14,8 @@
 // next (its version tells), as torch regenerates it.
 #include "internal.h"
 
+#include <algorithm>
+
 namespace axle::autograd {
 
 namespace {
@@ -49,6 +51,36 @@ struct Geometry {
     return n;
   }
 };
+
+// Whether two elements of a view (broadcast dims already reduced to size 1)
+// share a storage position: as_strided windows, unfold with step < size.
+bool self_overlapping(const IntList& sizes, const IntList& strides) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims that step
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] > 1) dims.emplace_back(strides[d] < 0 ? -strides[d] : strides[d], sizes[d]);
+  std::sort(dims.begin(), dims.end());
+  int64_t extent = 0;  // the inner dims' span, in elements
+  for (const auto& [stride, size] : dims) {
+    if (stride <= extent) return true;
+    extent += stride * (size - 1);
+  }
+  return false;
+}
+
+// g laid into `buffer` at the view's positions: copied, or added position by
+// position where the view's elements share positions (their gradients sum).
+void place(Tensor& buffer, const IntList& sizes, const IntList& strides, int64_t offset, const Tensor& g,
+           bool accumulate) {
+  if (!self_overlapping(sizes, strides)) {
+    Tensor part = as_strided(buffer, sizes, strides, offset);
+    accumulate ? part.add_(g) : part.copy_(g);
+    return;
+  }
+  const Tensor positions = as_strided(
+      arange(0, buffer.numel(), 1, TensorOptions().dtype(kInt64).device(buffer.device())), sizes, strides, offset);
+  index_put_(buffer, {std::optional<Tensor>(reshape(positions.contiguous(), {-1}))}, reshape(g.contiguous(), {-1}),
+             true);
+}
 
 class ViewNode final : public Node {
  public:
@@ -96,11 +128,20 @@ class ViewNode final : public Node {
     }
     int64_t lo = 0, hi = 0;
     if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi)) return false;
+    // Adding into a slot through a view whose elements share positions would
+    // lose all but one of them: the engine sums apply()'s result instead.
+    // (Checked before grads[0] is taken: false leaves it to apply().)
+    if (slot.defined()) {
+      IntList stepping = view_.sizes;
+      for (size_t d = 0; d < stepping.size(); ++d)
+        if (view_.strides[d] == 0) stepping[d] = 1;
+      if (self_overlapping(stepping, view_.strides)) return false;
+    }
     IntList sizes;
     const Tensor g = reduced(std::move(grads[0]), &sizes);
     if (!slot.defined()) {
-      const Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
-      as_strided(buffer, sizes, view_.strides, view_.offset - lo).copy_(g);
+      Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
+      place(buffer, sizes, view_.strides, view_.offset - lo, g, false);
       slot = as_strided(buffer, base_.sizes, base_.strides, base_.offset - lo);
       owned = true;
       return true;
@@ -119,7 +160,7 @@ class ViewNode final : public Node {
     if (!span(base_.sizes, base_.strides, base_.offset, &lo, &hi))
       return {zeros(base_.sizes, TensorOptions().dtype(g.dtype()).device(g.device()))};
     Tensor buffer = zeros({hi - lo + 1}, TensorOptions().dtype(g.dtype()).device(g.device()));
-    as_strided(buffer, sizes, view_.strides, view_.offset - lo).copy_(g);
+    place(buffer, sizes, view_.strides, view_.offset - lo, g, false);
     // A broadcast base (stride 0) reads each position several times: each of
     // its elements gets an equal share, which its own expand sums back.
     int64_t repeats = 1;

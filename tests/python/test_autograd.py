@@ -532,3 +532,15 @@ def test_leaky_relu_gradient_keeps_the_slope_exact_in_float64():
     x = axle.tensor([-1.0, 2.0], dtype=axle.float64, requires_grad=True)
     axle.nn.functional.leaky_relu(x, 0.3).sum().backward()
     assert x.grad.tolist() == [0.3, 1.0]
+
+
+def test_overlapping_views_sum_their_gradients_as_torch():
+    # as_strided windows and unfold with step < size share storage positions.
+    def f(L):
+        x = L.tensor(np.arange(8.0), dtype=L.float64, requires_grad=True)
+        w = L.tensor(np.arange(12.0).reshape(4, 3), dtype=L.float64)
+        out = (x.as_strided((4, 3), (1, 1)) * w).sum() + (x.unfold(0, 3, 1) ** 2).sum()
+        out.backward()
+        return x.grad.tolist()
+    got, want = both(f)
+    np.testing.assert_allclose(got, want)

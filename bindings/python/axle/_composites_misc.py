@@ -13,9 +13,7 @@ Everything here is compared with torch in tests/python/test_composites_misc.py.
 Notes: frombuffer shares memory with writable buffers only; a read-only buffer warns
 (as torch does) and is copied, because axle has no non-writable tensors.
 is_inference_mode_enabled is always False (axle's inference_mode is no_grad and keeps
-no inference tensors). Tensor.unfold is an as_strided view; because axle's as_strided
-backward does not sum overlapping windows, an unfold with overlapping windows
-(step < size) on a tensor that records gradients is built from narrows (a copy).
+no inference tensors). Tensor.unfold is an as_strided view (overlapping windows' gradients sum).
 Tensor.trace is a diagonal sum here: the name axle.trace is taken by something else.
 """
 import builtins as _b
@@ -540,11 +538,7 @@ def install(axle):
             new_strides.append(strides[d])
         else:
             new_shape, new_strides = [size], [1]
-        if nd and step < size and self.requires_grad and axle.is_grad_enabled():
-            # axle's as_strided backward does not sum overlapping windows: a recorded unfold
-            # with overlapping windows is built from narrows instead (a copy, not a view)
-            wins = [self.narrow(d, i * step, size) for i in range(new_shape[d])]
-            return axle.stack(wins, d).movedim(d + 1, -1)
+        # a view; overlapping windows' gradients sum in the view's backward
         return self.as_strided(new_shape, new_strides, self.storage_offset())
 
     def unfold_copy(input, dimension, size, step):
