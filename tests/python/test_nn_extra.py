@@ -505,8 +505,17 @@ def test_multilabel_margin_loss_shapes():
                  (randn(()), torch.tensor(-1)), (randn(0, 3), torch.zeros(0, 3, dtype=torch.long)),
                  (randn(6, 3), torch.tensor([[0, -1, 1]] * 6))]:
         for reduction in ["none", "mean", "sum"]:
-            if x.numel() == 0 and reduction == "mean":
-                continue  # torch 1.13 returns uninitialized memory here (axle: nan, the mean of nothing)
+            if x.numel() == 0:
+                # torch 1.13 returns uninitialized memory for an empty batch with 'mean' and
+                # sometimes 'sum' (seen as -5e245 in CI): axle's own answers are checked
+                got = multilabel_margin_loss(A(x), A(t), reduction=reduction)
+                if reduction == "none":
+                    assert tuple(got.shape) == (0,)
+                elif reduction == "sum":
+                    assert got.item() == 0.0
+                else:
+                    assert got.item() != got.item()  # nan, the mean of nothing
+                continue
             check(lambda a, b: multilabel_margin_loss(a, b, reduction=reduction),
                   lambda a, b: TF.multilabel_margin_loss(a, b, reduction=reduction), [x, t],
                   (0,) if x.numel() else (), "mlm shapes")
