@@ -303,6 +303,9 @@ def _channel_dropout(input, p, training, inplace, rank):
         raise _axle.ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     if not training or p == 0:
         return input
+    if input.dim() not in (rank - 1, rank):
+        raise _axle.ValueError("dropout{}d: Expected {}D or {}D input, but received a {}D input".format(
+            rank - 2, rank - 1, rank, input.dim()))
     lead = 2 if input.dim() == rank else 1
     shape = tuple(input.shape)[:lead] + (1,) * (input.dim() - lead)
     keep = (_axle.rand(shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)

@@ -135,12 +135,12 @@ class Tanh(Module):
 
 class LogSigmoid(Module):
     def forward(self, input):
-        return -F.softplus(-input)
+        return F.logsigmoid(input)
 
 
 class Tanhshrink(Module):
     def forward(self, input):
-        return input - _axle.tanh(input)
+        return F.tanhshrink(input)
 
 
 class Softplus(Module):
@@ -260,7 +260,7 @@ class Softmax(_SoftmaxBase):
 
 class Softmin(_SoftmaxBase):
     def forward(self, input):
-        return F.softmax(-input, self._dim(input))
+        return F.softmin(input, self._dim(input))
 
 
 class LogSoftmax(_SoftmaxBase):

@@ -8,11 +8,12 @@ from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]  # and _NormBase for InstanceNorm
 
 
-class _BatchNorm(Module):
-    _ranks = (2, 3)
+class _NormBase(Module):
+    """The parameters and running statistics BatchNorm and InstanceNorm share (torch's _NormBase)."""
+
     _version = 2  # torch's: state dicts from version 2 on hold num_batches_tracked
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
@@ -50,6 +51,23 @@ class _BatchNorm(Module):
                 self.weight.fill_(1)
                 self.bias.zero_()
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        # Checkpoints from before num_batches_tracked existed (torch's version < 2) lack it.
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            state_dict[key] = _axle.tensor(0, dtype=_axle.int64)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
+    def extra_repr(self):
+        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
+                "track_running_stats={track_running_stats}".format(**self.__dict__))
+
+
+class _BatchNorm(_NormBase):
+    _ranks = (2, 3)
+
     def _check_input_dim(self, input):
         if input.dim() not in self._ranks:
             raise ValueError("expected {} input (got {}D input)".format(
@@ -79,18 +97,7 @@ class _BatchNorm(Module):
             self.running_mean.mul_(1 - factor).add_(mean.to(self.running_mean.dtype) * factor)
             self.running_var.mul_(1 - factor).add_(var.to(self.running_var.dtype) * factor)
 
-    def extra_repr(self):
-        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
-                "track_running_stats={track_running_stats}".format(**self.__dict__))
 
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
-        # Checkpoints from before num_batches_tracked existed (torch's version < 2) lack it.
-        key = prefix + "num_batches_tracked"
-        if self.track_running_stats and key not in state_dict:
-            state_dict[key] = _axle.tensor(0, dtype=_axle.int64)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
 
 
 class BatchNorm1d(_BatchNorm):

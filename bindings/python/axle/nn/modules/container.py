@@ -6,6 +6,7 @@ import operator
 
 from ..parameter import Parameter
 from .module import Module, _addindent
+import axle as _axle
 from axle import _C
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
@@ -300,12 +301,6 @@ class ParameterDict(Module):
         lines = []
         for k, p in self.items():
             lines.append("  (%s): %s containing: [%s of size %s]" % (
-                k, "Parameter" if isinstance(p, Parameter) else "Tensor", _tensor_type(p),
+                k, "Parameter" if isinstance(p, Parameter) else "Tensor", _axle.typename(p),
                 "x".join(str(s) for s in p.shape)))
         return "\n".join(lines)  # torch 1.13 names the tensor type here ("torch.FloatTensor")
-
-
-def _tensor_type(t):
-    names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-             "int32": "Int", "bool": "Bool"}
-    return "axle.%sTensor" % names.get(t.dtype.name, t.dtype.name)

@@ -70,11 +70,7 @@ def _addindent(text, spaces):
 
 def _torch_type_name(value):
     """How torch names a value's type in its assignment errors ('torch.FloatTensor')."""
-    if isinstance(value, _C.Tensor):
-        names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-        return "axle.%sTensor" % names.get(value.dtype.name, value.dtype.name)
-    return type(value).__name__
+    return _axle.typename(value) if isinstance(value, _C.Tensor) else type(value).__name__
 
 
 class _BackwardHookFunction:

@@ -9,10 +9,6 @@ __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
 
 
-def _one(v):
-    return v[0] if isinstance(v, (tuple, list)) else v
-
-
 class _MaxPoolNd(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
@@ -34,12 +30,8 @@ class MaxPool2d(_MaxPoolNd):
 
 class MaxPool1d(_MaxPoolNd):
     def forward(self, input):
-        out = F.max_pool2d(input.unsqueeze(-2), (1, _one(self.kernel_size)), (1, _one(self.stride)),
-                           (0, _one(self.padding)), (1, _one(self.dilation)), ceil_mode=self.ceil_mode,
-                           return_indices=self.return_indices)
-        if self.return_indices:
-            return out[0].squeeze(-2), out[1].squeeze(-2)
-        return out.squeeze(-2)
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                            self.return_indices)
 
 
 class _AvgPoolNd(Module):
@@ -70,8 +62,8 @@ class AvgPool1d(_AvgPoolNd):
                          ceil_mode, count_include_pad)
 
     def forward(self, input):
-        return F.avg_pool2d(input.unsqueeze(-2), (1, _one(self.kernel_size)), (1, _one(self.stride)),
-                            (0, _one(self.padding)), self.ceil_mode, self.count_include_pad).squeeze(-2)
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
 
 
 class _AdaptivePool(Module):
@@ -97,7 +89,7 @@ class AdaptiveAvgPool1d(_AdaptivePool):
         super().__init__(output_size)
 
     def forward(self, input):
-        return F.adaptive_avg_pool2d(input.unsqueeze(-2), (1, _one(self.output_size))).squeeze(-2)
+        return F.adaptive_avg_pool1d(input, self.output_size)
 
 
 class AdaptiveMaxPool2d(_AdaptivePool):
@@ -107,7 +99,4 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
 class AdaptiveMaxPool1d(_AdaptivePool):
     def forward(self, input):
-        out = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, _one(self.output_size)), self.return_indices)
-        if self.return_indices:
-            return out[0].squeeze(-2), out[1].squeeze(-2)
-        return out.squeeze(-2)
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
