@@ -31,21 +31,18 @@ def install(axle):
         return axle.tensor(value, dtype=dt, device=like.device)
 
     def in_place(name, fn):
-        def op(self, other):
-            result = fn(self, other)
-            if result.dtype != self.dtype and not _castable(result.dtype, self.dtype):
+        """`t.name(...)`: the functional op's result written back into t (a recorded
+        copy_: version counters, autograd's in-place checks and history apply), refused
+        where torch refuses the cast (axle.can_cast)."""
+        def op(self, *args, **kwargs):
+            result = fn(self, *args, **kwargs)
+            if result.dtype != self.dtype and not axle.can_cast(result.dtype, self.dtype):
                 raise axle.DTypeError("%s: result type %s can't be cast to the desired output type %s" %
                                       (name, result.dtype.name, self.dtype.name))
             return self.copy_(result)
 
         op.__name__ = name
         return op
-
-    def _castable(src, dst):
-        # torch's canCast: no floating -> integral, no non-bool -> bool.
-        if src.is_floating_point and not dst.is_floating_point:
-            return False
-        return not (dst == axle.bool and src != axle.bool)
 
     # ---------------------------------------------------------------- operators
     def floordiv(a, b):
@@ -236,21 +233,7 @@ def install(axle):
         setattr(axle, fn.__name__, fn)
         setattr(Tensor, fn.__name__, fn)
 
-    # ---------------------------------------------------------------- in-place forms
-    # `t.op_(...)`: the functional op's result written back into t (a recorded
-    # copy_: version counters, autograd's in-place checks and history apply).
-    def make_in_place(name, fn):
-        def op_(self, *args, **kwargs):
-            result = fn(self, *args, **kwargs)
-            if result.dtype != self.dtype and not _castable(result.dtype, self.dtype):
-                raise axle.DTypeError("%s_: result type %s can't be cast to the desired output type %s" %
-                                      (name, result.dtype.name, self.dtype.name))
-            return self.copy_(result)
-
-        op_.__name__ = name + "_"
-        op_.__doc__ = "In-place %s: self.copy_(%s(self, ...))." % (name, name)
-        return op_
-
+    # ---------------------------------------------------------------- in-place forms of the functional ops
     for name in ("abs", "absolute", "acos", "arccos", "asin", "arcsin", "atan", "arctan", "ceil", "cos", "cosh",
                  "erf", "erfc", "exp", "exp2", "expm1", "floor", "frac", "log", "log10", "log1p", "log2", "neg",
                  "negative", "reciprocal", "rsqrt", "sigmoid", "sign", "sgn", "sin", "sinh", "sqrt", "square", "tan",
@@ -261,7 +244,7 @@ def install(axle):
                  "multiply", "subtract", "clip", "floor_divide"):
         fn = getattr(Tensor, name, None) or getattr(axle, name, None)
         if fn is not None and not hasattr(Tensor, name + "_"):
-            setattr(Tensor, name + "_", make_in_place(name, fn))
+            setattr(Tensor, name + "_", in_place(name + "_", fn))
 
     # ---------------------------------------------------------------- in-place view ops
     # t.squeeze_() / t.t_() ...: t takes the view's geometry (the same memory). A tensor in an
