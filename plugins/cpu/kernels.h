@@ -46,6 +46,18 @@ void parallel_ranges(int64_t n, int threads, int64_t align, Fn&& fn) {
   }
 }
 
+// An optional float32 contiguous tensor argument of `n` elements (weight, bias,
+// statistics...): false when present but unusable; *data is null when absent.
+inline bool param(const axle_kernel_call* c, int i, int64_t n, void** data) {
+  *data = nullptr;
+  if (plugin::arg_is_none(c, i)) return true;
+  const axle_tensor_view& v = plugin::arg_tensor(c, i);
+  if (v.ndim < 0 || !v.data) return true;
+  if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != n || !plugin::is_contiguous(v)) return false;
+  *data = v.data;
+  return true;
+}
+
 // Whether every element of `v` is one and the same (a single element, or one
 // expanded with stride 0 wherever its size exceeds 1, as sum()'s gradient is).
 inline bool one_element(const axle_tensor_view& v) {

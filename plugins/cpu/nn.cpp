@@ -13,18 +13,6 @@ using plugin::arg_int;
 using plugin::arg_is_none;
 using plugin::arg_tensor;
 
-// An optional float32 1-D contiguous parameter of `n` elements (weight, bias...):
-// returns false when present but unusable; *data is null when absent.
-bool param(const axle_kernel_call* c, int i, int64_t n, void** data) {
-  *data = nullptr;
-  if (arg_is_none(c, i)) return true;
-  const axle_tensor_view& v = arg_tensor(c, i);
-  if (v.ndim < 0 || !v.data) return true;
-  if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != n || !plugin::is_contiguous(v)) return false;
-  *data = v.data;
-  return true;
-}
-
 axle_status softmax_impl(const axle_kernel_call* c, dnnl::algorithm alg) {
   Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
   if (src.ndim() == 0 || src.numel() == 0 || !is_f32_or_bf16(src.dtype) || !is_f32_or_bf16(dst.dtype) ||

@@ -56,17 +56,6 @@ axle_status log_softmax_backward(void*, const axle_kernel_call* c) {
   return guarded(c, [&] { return softmax_backward_impl(c, dnnl::algorithm::softmax_log); });
 }
 
-// A float32 contiguous tensor argument of n elements, or None (*data null);
-// false when present but not so.
-bool f32_arg(const axle_kernel_call* c, int i, int64_t n, const float** data) {
-  *data = nullptr;
-  if (arg_is_none(c, i)) return true;
-  const axle_tensor_view& v = arg_tensor(c, i);
-  if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != n || !plugin::is_contiguous(v)) return false;
-  *data = static_cast<const float*>(v.data);
-  return true;
-}
-
 bool f32_out(const axle_tensor_view& v, int64_t n) {
   return !v.data || (v.dtype == AXLE_DTYPE_FLOAT32 && plugin::numel(v) == n && plugin::is_contiguous(v));
 }
@@ -160,10 +149,12 @@ axle_status layer_norm_backward(void*, const axle_kernel_call* c) {
       !(g_dense || one_element(gv)) || total == 0 || inner == 0)
     return AXLE_DECLINED;
   const int64_t rows = total / inner;
-  const float *given_mean, *given_rstd, *w, *unused_bias;
-  if (!f32_arg(c, 3, rows, &given_mean) || !f32_arg(c, 4, rows, &given_rstd) || !f32_arg(c, 5, inner, &w) ||
-      !f32_arg(c, 6, inner, &unused_bias) || !f32_out(gx_v, total) || !f32_out(gw_v, inner) || !f32_out(gb_v, inner))
+  void *mean_arg, *rstd_arg, *w_arg, *unused_bias;
+  if (!param(c, 3, rows, &mean_arg) || !param(c, 4, rows, &rstd_arg) || !param(c, 5, inner, &w_arg) ||
+      !param(c, 6, inner, &unused_bias) || !f32_out(gx_v, total) || !f32_out(gw_v, inner) || !f32_out(gb_v, inner))
     return AXLE_DECLINED;
+  const auto *given_mean = static_cast<const float*>(mean_arg), *given_rstd = static_cast<const float*>(rstd_arg);
+  const auto* w = static_cast<const float*>(w_arg);
   const double eps = arg_double(c, 8);
   const auto* x = static_cast<const float*>(xv.data);
   auto* gx = static_cast<float*>(gx_v.data);
