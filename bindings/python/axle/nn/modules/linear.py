@@ -9,7 +9,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]  # and NonDynamicallyQuantizableLinear, as torch
+__all__ = ["Identity", "Linear", "Bilinear"]  # and NonDynamicallyQuantizableLinear, as torch
 
 
 def _factory(device, dtype):
@@ -49,11 +49,6 @@ class Linear(Module):
     def extra_repr(self):
         return "in_features={}, out_features={}, bias={}".format(self.in_features, self.out_features,
                                                                  self.bias is not None)
-
-
-class LazyLinear(Module):
-    def __init__(self, *args, **kwargs):
-        raise _axle.NotImplementedError("LazyLinear (uninitialized parameters) is not supported: give in_features")
 
 
 class Bilinear(Module):
