@@ -44,11 +44,7 @@ class Adadelta(Optimizer):
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
+    _group_defaults = (("foreach", None), ("maximize", False))
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

@@ -55,14 +55,8 @@ class Adagrad(Optimizer):
         state["step"] = _axle.tensor(0.0, dtype=_axle.float32)
         state["sum"] = _axle.full_like(p, initial_accumulator_value)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-        for s in self.state.values():
-            if "step" in s and not isinstance(s["step"], _axle.Tensor):
-                s["step"] = _axle.tensor(float(s["step"]), dtype=_axle.float32)
+    _group_defaults = (("foreach", None), ("maximize", False))
+    _tensor_step = True
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

@@ -1,7 +1,7 @@
 """Adam (torch.optim.Adam): adaptive moment estimation, with optional AMSGrad."""
 import math as _math
 
-from .optimizer import Optimizer, _check_supported
+from .optimizer import Optimizer, _check_supported, _step_tensor
 
 import axle as _axle
 
@@ -19,15 +19,6 @@ def _check_adam_args(lr, betas, eps, weight_decay):
         raise _axle.ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
     if not 0.0 <= weight_decay:
         raise _axle.ValueError("Invalid weight_decay value: {}".format(weight_decay))
-
-
-def _step_tensor(state):
-    """The per-parameter step counter: a float32 scalar tensor, as torch 1.13 keeps it
-    (state dicts from older torch, with a plain number, are converted on load)."""
-    step = state.get("step")
-    if not isinstance(step, _axle.Tensor):
-        step = state["step"] = _axle.tensor(float(step or 0), dtype=_axle.float32)
-    return step
 
 
 def _init_adam_state(p, state, amsgrad):
@@ -97,15 +88,9 @@ class Adam(Optimizer):
                         differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("amsgrad", False), ("maximize", False), ("foreach", None),
-                               ("capturable", False), ("differentiable", False), ("fused", False)):
-                group.setdefault(key, value)
-        for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
+    _group_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
+                       ("differentiable", False), ("fused", False))
+    _tensor_step = True
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

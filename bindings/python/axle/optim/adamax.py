@@ -1,6 +1,6 @@
 """Adamax (torch.optim.Adamax): Adam with the infinity norm in place of the second moment."""
-from .adam import _check_adam_args, _step_tensor
-from .optimizer import Optimizer
+from .adam import _check_adam_args
+from .optimizer import Optimizer, _step_tensor
 
 import axle as _axle
 
@@ -39,14 +39,8 @@ class Adamax(Optimizer):
                         maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-        for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
+    _group_defaults = (("foreach", None), ("maximize", False))
+    _tensor_step = True
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

@@ -1,6 +1,6 @@
 """AdamW (torch.optim.AdamW): Adam with decoupled weight decay."""
-from .adam import _adam_moments_update, _check_adam_args, _init_adam_state, _step_tensor
-from .optimizer import Optimizer, _check_supported
+from .adam import _adam_moments_update, _check_adam_args, _init_adam_state
+from .optimizer import Optimizer, _check_supported, _step_tensor
 
 import axle as _axle
 
@@ -31,14 +31,8 @@ class AdamW(Optimizer):
                         foreach=foreach, maximize=maximize, capturable=capturable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False)):
-                group.setdefault(key, value)
-        for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
+    _group_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False))
+    _tensor_step = True
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

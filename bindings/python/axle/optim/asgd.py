@@ -1,8 +1,7 @@
 """ASGD (torch.optim.ASGD): averaged stochastic gradient descent."""
 import math as _math
 
-from .adam import _step_tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _step_tensor
 
 import axle as _axle
 
@@ -55,14 +54,12 @@ class ASGD(Optimizer):
                         maximize=maximize)
         super().__init__(params, defaults)
 
+    _group_defaults = (("foreach", None), ("maximize", False))
+    _tensor_step = True
+
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
         for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
             for key in ("eta", "mu"):
                 if key in s:
                     _scalar_tensor(s, key, None)

@@ -1,6 +1,6 @@
 """NAdam (torch.optim.NAdam): Adam with Nesterov momentum and a momentum schedule."""
-from .adam import _check_adam_args, _step_tensor
-from .optimizer import Optimizer
+from .adam import _check_adam_args
+from .optimizer import Optimizer, _step_tensor
 
 import axle as _axle
 
@@ -55,13 +55,12 @@ class NAdam(Optimizer):
                         foreach=foreach)
         super().__init__(params, defaults)
 
+    _group_defaults = (("foreach", None),)
+    _tensor_step = True
+
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
         for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
             if "mu_product" in s:
                 _mu_product_tensor(s)
 

@@ -27,6 +27,15 @@ class _RequiredParameter:
 
 required = _RequiredParameter()
 
+
+def _step_tensor(state):
+    """The per-parameter step counter: a float32 scalar tensor, as torch 1.13 keeps it
+    (state dicts from older torch, with a plain number, are converted on load)."""
+    step = state.get("step")
+    if not isinstance(step, _axle.Tensor):
+        step = state["step"] = _axle.tensor(float(step or 0), dtype=_axle.float32)
+    return step
+
 _TENSOR_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                       "bfloat16": "BFloat16Tensor", "int8": "CharTensor", "uint8": "ByteTensor",
                       "int16": "ShortTensor", "int32": "IntTensor", "int64": "LongTensor", "bool": "BoolTensor"}
@@ -82,9 +91,24 @@ class Optimizer:
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
+    # The (key, value) pairs a parameter group lacks when it comes from an older
+    # torch's pickle or state dict; each optimizer names its own.
+    _group_defaults = ()
+    # Whether the per-parameter "step" is a float32 scalar tensor (torch 1.13's
+    # Adam family); a plain number from an older state dict is converted.
+    _tensor_step = False
+
     def __setstate__(self, state):
+        """Restores a pickled optimizer; load_state_dict goes through here too."""
         self.__dict__.update(state)
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_defaults:
+                group.setdefault(key, value)
+        if self._tensor_step:
+            for s in self.state.values():
+                if "step" in s:
+                    _step_tensor(s)
 
     def __repr__(self):
         text = type(self).__name__ + " ("

@@ -1,8 +1,8 @@
 """RAdam (torch.optim.RAdam): Adam with a rectified adaptive learning rate."""
 import math as _math
 
-from .adam import _check_adam_args, _step_tensor
-from .optimizer import Optimizer
+from .adam import _check_adam_args
+from .optimizer import Optimizer, _step_tensor
 
 import axle as _axle
 
@@ -42,13 +42,8 @@ class RAdam(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-        for s in self.state.values():
-            if "step" in s:
-                _step_tensor(s)
+    _group_defaults = (("foreach", None),)
+    _tensor_step = True
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

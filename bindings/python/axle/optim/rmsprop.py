@@ -49,12 +49,8 @@ class RMSprop(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
-                               ("differentiable", False)):
-                group.setdefault(key, value)
+    _group_defaults = (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
+                       ("differentiable", False))
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

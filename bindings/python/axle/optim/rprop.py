@@ -40,11 +40,7 @@ class Rprop(Optimizer):
         defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach, maximize=maximize)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
+    _group_defaults = (("foreach", None), ("maximize", False))
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and

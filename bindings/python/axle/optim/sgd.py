@@ -44,12 +44,7 @@ class SGD(Optimizer):
                         nesterov=nesterov, maximize=maximize, foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("nesterov", False), ("maximize", False), ("foreach", None),
-                               ("differentiable", False)):
-                group.setdefault(key, value)
+    _group_defaults = (("nesterov", False), ("maximize", False), ("foreach", None), ("differentiable", False))
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and
