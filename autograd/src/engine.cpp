@@ -64,17 +64,22 @@ class Engine {
     // Every node reachable from the roots, children before parents.
     std::vector<Node*> post_order;
     {
+      // One depth-first walk per root, each finished before the next starts: a
+      // root that is also below another root (grad([a, a.sum()])) is then
+      // ordered before it, as the passes below need.
       std::vector<std::pair<Node*, size_t>> stack;
-      for (const Edge& r : roots)
-        if (r.valid() && state.emplace(r.fn.get(), NodeState{}).second) stack.emplace_back(r.fn.get(), 0);
-      while (!stack.empty()) {
-        auto& [n, next] = stack.back();
-        if (next < n->next_edges().size()) {
-          Node* child = n->next_edges()[next++].fn.get();
-          if (child && state.emplace(child, NodeState{}).second) stack.emplace_back(child, 0);
-        } else {
-          post_order.push_back(n);
-          stack.pop_back();
+      for (const Edge& r : roots) {
+        if (!r.valid() || !state.emplace(r.fn.get(), NodeState{}).second) continue;
+        stack.emplace_back(r.fn.get(), 0);
+        while (!stack.empty()) {
+          auto& [n, next] = stack.back();
+          if (next < n->next_edges().size()) {
+            Node* child = n->next_edges()[next++].fn.get();
+            if (child && state.emplace(child, NodeState{}).second) stack.emplace_back(child, 0);
+          } else {
+            post_order.push_back(n);
+            stack.pop_back();
+          }
         }
       }
     }

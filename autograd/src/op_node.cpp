@@ -65,7 +65,10 @@ class OpContext final : public VjpContext {
         grads_(grads),
         results_(node.next_edges().size()),
         inputs_(node.next_edges().size()),
-        outputs_(node.num_outputs()) {}
+        outputs_(node.num_outputs()) {
+    for (size_t i = 0; i < grads.size() && i < 64; ++i)
+      if (grads[i].defined()) flowed_ |= uint64_t{1} << i;
+  }
 
   const Value& arg(size_t i) const override { return node_.args_.at(i); }
   const Tensor& input(size_t i) const override { return unpack_input(slot(i, 0)); }
@@ -84,6 +87,7 @@ class OpContext final : public VjpContext {
     }
     return grads_[i];
   }
+  bool has_grad(size_t i) const override { return i >= 64 || ((flowed_ >> i) & 1) != 0; }
   bool has_tensor(size_t i) const override {
     const int s = node_.first_slot_.at(i);
     return s >= 0 && node_.slots_[s].defined;
@@ -128,6 +132,7 @@ class OpContext final : public VjpContext {
 
   OpNode& node_;
   std::vector<Tensor>& grads_;
+  uint64_t flowed_ = 0;  // bit i: a gradient flowed into output i (has_grad; conservative past 64)
   std::vector<Tensor> results_;
   mutable std::vector<Tensor> inputs_;
   mutable std::vector<Tensor> outputs_;

@@ -217,6 +217,7 @@ const std::vector<OpSamples>& all_samples() {
         &conv_pool_samples,
         &conv_pool_backward_samples,
         &nn_backward_samples,
+        &nn_rnn_samples,
     };
     // clang-format on
     for (auto family : families) {

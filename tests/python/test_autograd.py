@@ -544,3 +544,23 @@ def test_overlapping_views_sum_their_gradients_as_torch():
         return x.grad.tolist()
     got, want = both(f)
     np.testing.assert_allclose(got, want)
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 1, 0), (1, 0, 2), (0, 2, 1)])
+def test_roots_that_depend_on_each_other(order):
+    # grad / backward from outputs of which one is computed from another (a and a.sum()):
+    # every root's gradient arrives, whatever the order the roots are given in.
+    results = {}
+    for L in (axle, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a = x * 2
+        b = a.sum()
+        c = (a * b).exp().sum() / 1e3
+        outs = [a, b, c]
+        vs = [L.tensor([1.0, 10.0, 100.0]), L.tensor(1000.0), L.tensor(0.5)]
+        (g,) = L.autograd.grad([outs[i] for i in order], [x], [vs[i] for i in order], retain_graph=True)
+        x.grad = None
+        L.autograd.backward([outs[i] for i in order], [vs[i] for i in order])
+        results[L.__name__] = (g.tolist(), x.grad.tolist())
+    assert results["axle"][0] == pytest.approx(results["torch"][0], rel=1e-12)
+    assert results["axle"][1] == pytest.approx(results["torch"][1], rel=1e-12)

@@ -94,6 +94,31 @@ def _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, 
         grad_out, input, normalized_shape, mean, rstd, weight, bias, mask)
 
 
+def _lstm_gates(ws):
+    if ws.dim() != 2 or ws.size(1) % 4:
+        raise RuntimeError("gates must be [batch, 4 * hidden], got %s" % (list(ws.shape),))
+    return ws.chunk(4, 1)
+
+
+def _fused_lstm_cell(ig, hg, cx, bi=None, bh=None):
+    # aten 1.13 declares the op but has only a CUDA kernel: torch's cell composed.
+    gates = ig + hg + (0 if bi is None else bi) + (0 if bh is None else bh)
+    i, f, g, o = _lstm_gates(gates)
+    i, f, g, o = torch.sigmoid(i), torch.sigmoid(f), torch.tanh(g), torch.sigmoid(o)
+    cy = f * cx + i * g
+    return o * torch.tanh(cy), cy, torch.cat([i, f, g, o], 1)
+
+
+def _fused_lstm_cell_backward(grad_hy, grad_cy, cx, cy, ws, has_bias):
+    # The same: the cell's gradients written out (as torch's CUDA kernel computes them).
+    i, f, g, o = _lstm_gates(ws)
+    t = torch.tanh(cy)
+    gh = torch.zeros_like(cy) if grad_hy is None else grad_hy
+    gc = (torch.zeros_like(cy) if grad_cy is None else grad_cy) + gh * o * (1 - t * t)
+    gates = torch.cat([gc * g * i * (1 - i), gc * cx * f * (1 - f), gc * i * (1 - g * g), gh * t * o * (1 - o)], 1)
+    return gates, gc * f, gates.sum(0) if has_bias else None
+
+
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
 # or declares it differently.
 TORCH_EQUIVALENT = {
@@ -104,6 +129,8 @@ TORCH_EQUIVALENT = {
     "native_batch_norm_backward": _bn_backward,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     "native_layer_norm_backward": _layer_norm_backward,
+    "_thnn_fused_lstm_cell": _fused_lstm_cell,
+    "_thnn_fused_lstm_cell_backward_impl": _fused_lstm_cell_backward,
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),

@@ -54,6 +54,9 @@ class AXLE_API VjpContext {
   virtual const Tensor& result(size_t i = 0) const = 0;
   // The gradient flowing into output i (zeros of its shape when none did).
   virtual const Tensor& grad(size_t i = 0) const = 0;
+  // Whether a gradient flowed into output i (torch's grad.defined()): a
+  // formula may skip the terms of an output that got none.
+  virtual bool has_grad(size_t i) const = 0;
   // Whether a Tensor? argument was given (not None).
   virtual bool has_tensor(size_t i) const = 0;
   virtual bool has_tensor(size_t i, size_t k) const = 0;  // element k of a Tensor?[] argument

@@ -150,6 +150,7 @@ void softmax(VjpContext& c);
 void log_softmax(VjpContext& c);
 void layer_norm(VjpContext& c);
 void rms_norm(VjpContext& c);
+void fused_lstm_cell(VjpContext& c);
 void where(VjpContext& c);
 void masked_fill(VjpContext& c);
 void index_select(VjpContext& c);

@@ -65,6 +65,35 @@ void rms_norm(VjpContext& c) {
   if (has_w && c.needs(2)) c.set(2, g(c) * x * r);
 }
 
+void fused_lstm_cell(VjpContext& c) {
+  // (input_gates, hidden_gates, cx, input_bias, hidden_bias) -> (hy, cy, workspace):
+  // the declared backward op from the saved cx, cy and workspace (the activated
+  // gates i, f, g, o); both gate inputs get the gates' gradient, both biases its
+  // batch sum. A gradient into the workspace itself (torch declares it not
+  // differentiable; axle's gradient checks reach it) goes through the
+  // activations' derivatives.
+  const bool has_bias = c.has_tensor(3) || c.has_tensor(4);
+  const Tensor& ws = c.result(2);
+  Stack r = detail::call(AXLE_OP("_thnn_fused_lstm_cell_backward_impl"), c.has_grad(0) ? Value(c.grad(0)) : Value(),
+                         c.has_grad(1) ? Value(c.grad(1)) : Value(), c.input(2), c.result(1), ws, has_bias);
+  Tensor gates = r[0].tensor();
+  Tensor bias = has_bias ? r[2].tensor() : Tensor();
+  if (c.has_grad(2)) {
+    const int64_t h = ws.size(1) / 4;
+    const Tensor one = scalar(1.0);
+    const Tensor i = axle::narrow(ws, 1, 0, h), f = axle::narrow(ws, 1, h, h), g = axle::narrow(ws, 1, 2 * h, h),
+                 o = axle::narrow(ws, 1, 3 * h, h);
+    const Tensor extra = c.grad(2) * axle::cat({i * (one - i), f * (one - f), one - g * g, o * (one - o)}, 1);
+    gates = gates + extra;
+    if (has_bias) bias = bias + axle::sum(extra, IntList{0});
+  }
+  for (size_t k : {0, 1})
+    if (c.needs(k)) c.set(k, gates);
+  if (c.needs(2)) c.set(2, r[1].tensor());
+  for (size_t k : {3, 4})
+    if (c.has_tensor(k) && c.needs(k)) c.set(k, bias);
+}
+
 void where(VjpContext& c) {
   const Tensor& cond = c.input(0);
   if (c.needs(1)) c.set(1, axle::where(cond, g(c), scalar(0.0)));

@@ -25,6 +25,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::nn_ops,
         &shape::conv_pool_ops,
         &shape::nn_backward_ops,
+        &shape::nn_rnn_ops,
         &shape::conv_pool_backward_ops,
     };
     // clang-format on

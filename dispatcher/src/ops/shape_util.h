@@ -58,5 +58,6 @@ std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> conv_pool_ops();
 std::vector<OpDecl> conv_pool_backward_ops();
 std::vector<OpDecl> nn_backward_ops();
+std::vector<OpDecl> nn_rnn_ops();
 
 }  // namespace axle::shape

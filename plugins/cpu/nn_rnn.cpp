@@ -1,0 +1,192 @@
+// The fused LSTM cell (_thnn_fused_lstm_cell and its backward op,
+// dispatcher/src/ops/nn_rnn.cpp) on our own loops: one pass over each batch row
+// computes the four gates' activations, the new cell and hidden states and the
+// workspace (the forward), or the gates' and the cell state's gradients (the
+// backward), where the composites run about ten and fifteen ops. float32,
+// contiguous tensors; the rest is declined (the composite serves it). exp is a
+// polynomial the compiler vectorizes (target_clones), within a few float32 ulps
+// of std::exp; NaN inputs give NaN.
+#include "kernels.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace axle::cpu {
+namespace {
+
+using plugin::arg_is_none;
+using plugin::arg_tensor;
+
+#define AXLE_CELL_LOOP __attribute__((target_clones("avx512f", "avx2", "default")))
+
+// exp(x) for x in [-87, 88] (clamped): x = n ln2 + r, |r| <= ln2 / 2, exp(r) by
+// its Taylor polynomial to degree 7 (remainder below 6e-9), times 2^n through
+// the exponent bits.
+inline float exp_poly(float x) {
+  x = std::fmin(std::fmax(x, -87.0f), 88.0f);
+  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  const float r = (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
+  float p = 1.0f / 5040;
+  p = p * r + 1.0f / 720;
+  p = p * r + 1.0f / 120;
+  p = p * r + 1.0f / 24;
+  p = p * r + 1.0f / 6;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+inline float sigmoid_poly(float x) { return 1.0f / (1.0f + exp_poly(-x)); }
+
+// tanh: an odd Taylor polynomial below |x| = 0.3 (remainder below 2e-8
+// relative), (1 - e) / (1 + e) with e = exp(-2|x|) above.
+inline float tanh_poly(float x) {
+  const float a = std::fabs(x), x2 = x * x;
+  const float small = x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835)))));
+  const float e = exp_poly(-2.0f * a);
+  const float large = std::copysign((1.0f - e) / (1.0f + e), x);
+  return a < 0.3f ? small : large;
+}
+
+inline float keep_nan(float in, float out) { return in != in ? in : out; }
+
+// One batch row of the forward: gates = ig + hg (+ biases), in order i, f, g, o.
+AXLE_CELL_LOOP void lstm_row(const float* __restrict ig, const float* __restrict hg, const float* __restrict bi,
+                             const float* __restrict bh, const float* __restrict cx, int64_t h, float* __restrict hy,
+                             float* __restrict cy, float* __restrict ws) {
+  for (int64_t j = 0; j < h; ++j) {
+    float pre[4];
+    for (int k = 0; k < 4; ++k) {
+      const int64_t at = k * h + j;
+      pre[k] = ig[at] + hg[at] + (bi ? bi[at] : 0.0f) + (bh ? bh[at] : 0.0f);
+    }
+    const float i = keep_nan(pre[0], sigmoid_poly(pre[0])), f = keep_nan(pre[1], sigmoid_poly(pre[1]));
+    const float g = keep_nan(pre[2], tanh_poly(pre[2])), o = keep_nan(pre[3], sigmoid_poly(pre[3]));
+    const float c = f * cx[j] + i * g;
+    cy[j] = c;
+    hy[j] = o * keep_nan(c, tanh_poly(c));
+    ws[j] = i;
+    ws[h + j] = f;
+    ws[2 * h + j] = g;
+    ws[3 * h + j] = o;
+  }
+}
+
+// One batch row of the backward: the gates' gradient and the cell state's.
+AXLE_CELL_LOOP void lstm_row_backward(const float* __restrict ghy, const float* __restrict gcy,
+                                      const float* __restrict cx, const float* __restrict cy,
+                                      const float* __restrict ws, int64_t h, float* __restrict gates,
+                                      float* __restrict gcx) {
+  for (int64_t j = 0; j < h; ++j) {
+    const float i = ws[j], f = ws[h + j], g = ws[2 * h + j], o = ws[3 * h + j];
+    const float t = keep_nan(cy[j], tanh_poly(cy[j]));
+    const float gh = ghy ? ghy[j] : 0.0f;
+    const float gc = (gcy ? gcy[j] : 0.0f) + gh * o * (1.0f - t * t);
+    gates[j] = gc * g * i * (1.0f - i);
+    gates[h + j] = gc * cx[j] * f * (1.0f - f);
+    gates[2 * h + j] = gc * i * (1.0f - g * g);
+    gates[3 * h + j] = gh * t * o * (1.0f - o);
+    gcx[j] = gc * f;
+  }
+}
+
+bool f32_dense(const axle_tensor_view& v, int64_t n) {
+  return v.data && v.dtype == AXLE_DTYPE_FLOAT32 && plugin::numel(v) == n && plugin::is_contiguous(v);
+}
+
+// A float32 contiguous optional argument of n elements (*p null when None).
+bool optional_f32(const axle_kernel_call* c, int i, int64_t n, const float** p) {
+  void* data = nullptr;
+  if (!param(c, i, n, &data)) return false;
+  *p = static_cast<const float*>(data);
+  return true;
+}
+
+// A gradient argument of n elements: None (*p null), dense, or one value
+// expanded (what sum() passes back), spread into `buffer`.
+bool grad_f32(const axle_kernel_call* c, int i, int64_t n, std::vector<float>& buffer, const float** p) {
+  *p = nullptr;
+  if (arg_is_none(c, i)) return true;
+  const axle_tensor_view& v = arg_tensor(c, i);
+  if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != n) return false;
+  if (n > 0 && one_element(v)) {
+    buffer.assign(static_cast<size_t>(n), *static_cast<const float*>(v.data));
+    *p = buffer.data();
+    return true;
+  }
+  if (!plugin::is_contiguous(v)) return false;
+  *p = static_cast<const float*>(v.data);
+  return true;
+}
+
+int threads_for(int64_t elements) { return elements >= (int64_t{1} << 15) ? thread_count() : 1; }
+
+// _thnn_fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias) -> (hy, cy, workspace)
+axle_status lstm_cell(void*, const axle_kernel_call* c) {
+  const axle_tensor_view &igv = arg_tensor(c, 0), &hgv = arg_tensor(c, 1), &cxv = arg_tensor(c, 2);
+  const int64_t rows = igv.sizes[0], h = igv.sizes[1] / 4;
+  const float *bi = nullptr, *bh = nullptr;
+  if (!f32_dense(igv, rows * 4 * h) || !f32_dense(hgv, rows * 4 * h) || !f32_dense(cxv, rows * h) ||
+      !optional_f32(c, 3, 4 * h, &bi) || !optional_f32(c, 4, 4 * h, &bh) || !f32_dense(c->outputs[0], rows * h) ||
+      !f32_dense(c->outputs[1], rows * h) || !f32_dense(c->outputs[2], rows * 4 * h))
+    return rows * h == 0 ? AXLE_OK : AXLE_DECLINED;
+  const auto* ig = static_cast<const float*>(igv.data);
+  const auto* hg = static_cast<const float*>(hgv.data);
+  const auto* cx = static_cast<const float*>(cxv.data);
+  auto* hy = static_cast<float*>(c->outputs[0].data);
+  auto* cy = static_cast<float*>(c->outputs[1].data);
+  auto* ws = static_cast<float*>(c->outputs[2].data);
+  parallel_ranges(rows, threads_for(rows * 4 * h), 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      lstm_row(ig + r * 4 * h, hg + r * 4 * h, bi, bh, cx + r * h, h, hy + r * h, cy + r * h, ws + r * 4 * h);
+  });
+  return AXLE_OK;
+}
+
+// _thnn_fused_lstm_cell_backward_impl(grad_hy, grad_cy, cx, cy, workspace, has_bias) -> (gates, cx, bias)
+axle_status lstm_cell_backward(void*, const axle_kernel_call* c) {
+  const axle_tensor_view &cxv = arg_tensor(c, 2), &cyv = arg_tensor(c, 3), &wsv = arg_tensor(c, 4);
+  const int64_t rows = wsv.sizes[0], h = wsv.sizes[1] / 4;
+  const float *ghy = nullptr, *gcy = nullptr;
+  std::vector<float> ghy_buffer, gcy_buffer;
+  const axle_tensor_view& gb_v = c->outputs[2];
+  if (!grad_f32(c, 0, rows * h, ghy_buffer, &ghy) || !grad_f32(c, 1, rows * h, gcy_buffer, &gcy) ||
+      !f32_dense(cxv, rows * h) || !f32_dense(cyv, rows * h) || !f32_dense(wsv, rows * 4 * h) ||
+      !f32_dense(c->outputs[0], rows * 4 * h) || !f32_dense(c->outputs[1], rows * h) ||
+      (gb_v.data && !f32_dense(gb_v, 4 * h)))
+    return AXLE_DECLINED;
+  const auto* cx = static_cast<const float*>(cxv.data);
+  const auto* cy = static_cast<const float*>(cyv.data);
+  const auto* ws = static_cast<const float*>(wsv.data);
+  auto* gates = static_cast<float*>(c->outputs[0].data);
+  auto* gcx = static_cast<float*>(c->outputs[1].data);
+  parallel_ranges(rows, threads_for(rows * 4 * h), 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      lstm_row_backward(ghy ? ghy + r * h : nullptr, gcy ? gcy + r * h : nullptr, cx + r * h, cy + r * h,
+                        ws + r * 4 * h, h, gates + r * 4 * h, gcx + r * h);
+  });
+  if (gb_v.data) {  // the batch sum, in double, rows in order (deterministic)
+    auto* gb = static_cast<float*>(gb_v.data);
+    std::vector<double> acc(static_cast<size_t>(4 * h));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < 4 * h; ++j) acc[static_cast<size_t>(j)] += gates[r * 4 * h + j];
+    for (int64_t j = 0; j < 4 * h; ++j) gb[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
+  }
+  return AXLE_OK;
+}
+
+const KernelEntry kKernels[] = {
+    {"_thnn_fused_lstm_cell", &lstm_cell, AXLE_HERE},
+    {"_thnn_fused_lstm_cell_backward_impl", &lstm_cell_backward, AXLE_HERE},
+};
+
+}  // namespace
+
+axle_status register_nn_rnn(const axle_registrar* r) { return plugin::register_kernels(r, "cpu", kKernels); }
+
+}  // namespace axle::cpu
