@@ -435,11 +435,19 @@ from . import _tensor_methods  # noqa: E402
 from . import _composites_math  # noqa: E402
 from . import _composites_shape  # noqa: E402
 from . import _composites_misc  # noqa: E402
+from . import _composites_storage  # noqa: E402
+from . import _composites_numeric  # noqa: E402
+from . import _composites_random  # noqa: E402
+from . import _composites_runtime  # noqa: E402
 
 _tensor_methods.install(_builtins.__import__(__name__))
 _composites_math.install(_builtins.__import__(__name__))
 _composites_shape.install(_builtins.__import__(__name__))
 _composites_misc.install(_builtins.__import__(__name__))
+_composites_storage.install(_builtins.__import__(__name__))
+_composites_numeric.install(_builtins.__import__(__name__))
+_composites_random.install(_builtins.__import__(__name__))
+_composites_runtime.install(_builtins.__import__(__name__))
 _tensor_methods.export_in_place(_builtins.__import__(__name__))
 
 from . import nn  # noqa: E402,F401

@@ -1,2 +1,4 @@
-"""axle.utils: torch.utils's data loading utilities (axle.utils.data)."""
+"""axle.utils: torch.utils's data loading utilities (axle.utils.data) and DLPack exchange
+(axle.utils.dlpack)."""
 from . import data  # noqa: F401
+from . import dlpack  # noqa: F401
