@@ -6,6 +6,8 @@ from . import utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401
+from . import parallel  # noqa: F401
+from .parallel import DataParallel  # noqa: F401
 from . import _aten  # noqa: E402
 
 _aten.install(__import__("axle"))
