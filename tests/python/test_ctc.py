@@ -168,15 +168,17 @@ def test_trains():
 
 ERRORS = [
     # (kwargs changes, torch's exception, axle's exception, message)
-    (dict(il=(9, 8, 8)), RuntimeError, axle.ValueError, "Expected input_lengths to have value at most 8, but got value 9"),
+    (dict(il=(9, 8, 8)), RuntimeError, axle.ValueError,
+     "Expected input_lengths to have value at most 8, but got value 9"),
     (dict(il=(8, 8)), RuntimeError, axle.ShapeError, "input_lengths must be of size batch_size"),
     (dict(tl=(1, 1, 1, 1)), RuntimeError, axle.ShapeError, "target_lengths must be of size batch_size"),
-    (dict(tl=(5, 1, 1)), RuntimeError, axle.ShapeError, "Expected tensor to have size at least 5 at dimension 1, but got"
-                                                        " size 4"),
+    (dict(tl=(5, 1, 1)), RuntimeError, axle.ShapeError,
+     "Expected tensor to have size at least 5 at dimension 1, but got size 4"),
     (dict(blank=5), RuntimeError, axle.ValueError, "blank must be in label range"),
     (dict(blank=-1), RuntimeError, axle.ValueError, "blank must be in label range"),
     (dict(reduction="avg"), ValueError, axle.ValueError, "avg is not a valid value for reduction"),
-    (dict(tg=[1, 2, 3]), RuntimeError, axle.ShapeError, "Expected tensor to have size 6 at dimension 0, but got size 3"),
+    (dict(tg=[1, 2, 3]), RuntimeError, axle.ShapeError,
+     "Expected tensor to have size 6 at dimension 0, but got size 3"),
     (dict(il=8), TypeError, axle.TypeError, ""),
     (dict(il=torch.tensor([8, 6, 8])), TypeError, axle.TypeError, ""),
     (dict(il="float"), RuntimeError, axle.DTypeError, "input_lengths must be integral"),

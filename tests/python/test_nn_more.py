@@ -1,5 +1,5 @@
 """AdaptiveLogSoftmaxWithLoss, CrossMapLRN2d, Container, SyncBatchNorm, DataParallel,
-fractional max pooling (2-d and 3-d) and the nn-flavoured torch.* functions against torch 1.13:
+fractional max pooling (2-d and 3-d) and F.multi_head_attention_forward against torch 1.13:
 values (float64 to 1e-10, float32 to 1e-5), gradients, shapes, dtypes, reprs, state dicts and
 torch's errors."""
 import warnings
@@ -297,7 +297,8 @@ def test_fractional_errors(kw, texc, aexc, msg):
 def test_fractional_module_errors_and_axle_checks():
     for kw, msg in [(dict(output_ratio=1.5), "output_ratio must be between 0 and 1 \\(got 1.5\\)"),
                     ({}, "FractionalMaxPool2d requires specifying either an output size, or a pooling ratio"),
-                    (dict(output_size=3, output_ratio=0.5), "only one of output_size and output_ratio may be specified")]:
+                    (dict(output_size=3, output_ratio=0.5),
+                     "only one of output_size and output_ratio may be specified")]:
         with pytest.raises(ValueError, match=msg):
             torch.nn.FractionalMaxPool2d(2, **kw)
         with pytest.raises(ValueError, match=msg):
@@ -321,3 +322,98 @@ def test_fractional_module_errors_and_axle_checks():
         AF.fractional_max_pool2d(x, 2, (3, 3), _random_samples=axle.full((2, 3, 2), 1.5))
     with pytest.raises(axle.DTypeError):
         AF.fractional_max_pool2d(x.to(axle.int64), 2, (3, 3))
+
+def close(a, t, **tol):
+    assert tuple(a.shape) == tuple(t.shape), (tuple(a.shape), tuple(t.shape))
+    np.testing.assert_allclose(N(a), t.detach().numpy(), **(tol or TOL))
+
+
+# ---------------------------------------------------------------- F.multi_head_attention_forward
+def _mha_args(seed, e=8, heads=2, kdim=None, bias=True, bias_kv=False):
+    g = torch.Generator().manual_seed(seed)
+    r = (lambda *s: torch.randn(s, generator=g, dtype=torch.float64))
+    kdim = kdim or e
+    d = dict(embed_dim_to_check=e, num_heads=heads, in_proj_weight=r(3 * e, e) if kdim == e else None,
+             in_proj_bias=r(3 * e) if bias else None, bias_k=r(1, 1, e) if bias_kv else None,
+             bias_v=r(1, 1, e) if bias_kv else None, add_zero_attn=False, dropout_p=0.0,
+             out_proj_weight=r(e, e), out_proj_bias=r(e) if bias else None)
+    if kdim != e:
+        d.update(use_separate_proj_weight=True, q_proj_weight=r(e, e), k_proj_weight=r(e, kdim),
+                 v_proj_weight=r(e, kdim))
+    return d
+
+
+MHA = [dict(), dict(bias=False), dict(bias_kv=True), dict(kdim=5), dict(extra=dict(add_zero_attn=True)),
+       dict(extra=dict(need_weights=False)), dict(extra=dict(average_attn_weights=False)), dict(mask="bool2d"),
+       dict(mask="float3d"), dict(mask="kpm"), dict(mask="both", bias_kv=True), dict(static=True),
+       dict(unbatched=True), dict(unbatched=True, mask="kpm"), dict(self_attn=True), dict(train_no_dropout=True)]
+
+
+@pytest.mark.parametrize("case", MHA)
+def test_multi_head_attention_forward(case):
+    kw = _mha_args(1, kdim=case.get("kdim"), bias=case.get("bias", True), bias_kv=case.get("bias_kv", False))
+    kw.update(case.get("extra", {}))
+    L, S, B, e, heads = 3, 4, 2, 8, 2
+    kdim = case.get("kdim") or e
+    q = randn(L, B, e, seed=2)
+    k, v = (q, q) if case.get("self_attn") else (randn(S, B, kdim, seed=3), randn(S, B, kdim, seed=4))
+    if case.get("self_attn"):
+        S = L
+    mask = case.get("mask")
+    if mask in ("bool2d", "both"):
+        kw["attn_mask"] = torch.rand(L, S, generator=torch.Generator().manual_seed(5)) > 0.7
+        kw["attn_mask"][:, 0] = False
+    if mask == "float3d":
+        kw["attn_mask"] = randn(B * heads, L, S, seed=6)
+    if mask in ("kpm", "both"):
+        kw["key_padding_mask"] = torch.tensor([[False, False, True, True], [False, True, False, False]])
+    if case.get("static"):
+        kw["static_k"] = randn(B * heads, 5, e // heads, seed=7)
+        kw["static_v"] = randn(B * heads, 5, e // heads, seed=8)
+    if case.get("unbatched"):
+        q, k, v = q[:, 0], k[:, 0], v[:, 0]
+        if "key_padding_mask" in kw:
+            kw["key_padding_mask"] = kw["key_padding_mask"][0]
+    if not case.get("train_no_dropout"):
+        kw["training"] = False
+    q.requires_grad_()
+    conv = {n: (A(t) if isinstance(t, torch.Tensor) else t) for n, t in kw.items()}
+    qa = A(q, True)
+    ka, va = (qa, qa) if case.get("self_attn") else (A(k), A(v))
+    rt = TF.multi_head_attention_forward(q, k if not case.get("self_attn") else q,
+                                         v if not case.get("self_attn") else q, **kw)
+    ra = AF.multi_head_attention_forward(qa, ka, va, **conv)
+    close(ra[0], rt[0])
+    if rt[1] is None:
+        assert ra[1] is None
+    else:
+        close(ra[1], rt[1])
+    w = randn(*rt[0].shape, seed=9)
+    gt, = torch.autograd.grad((rt[0] * w).sum(), q)
+    ga, = axle.autograd.grad((ra[0] * A(w)).sum(), qa)
+    close(ga, gt)
+
+
+def test_multi_head_attention_forward_errors():
+    kw = _mha_args(1)
+    q = randn(3, 2, 8)
+    cases = [(dict(q=randn(2, 3, 2, 8)), "query should be unbatched 2D or batched 3D tensor but received 4-D"),
+             (dict(k=randn(4, 8)), "For batched \\(3-D\\) `query`, expected `key` and `value` to be 3-D"),
+             (dict(kw=dict(embed_dim_to_check=6)), "was expecting embedding dimension of 6, but got 8"),
+             (dict(kw=dict(key_padding_mask=torch.zeros(2, 4, 1, dtype=torch.bool))),
+              "expected `key_padding_mask` to be `None` or 2-D"),
+             (dict(kw=dict(in_proj_weight=None)), "use_separate_proj_weight is False but in_proj_weight is None")]
+    for case, msg in cases:
+        args = dict(kw, **case.get("kw", {}))
+        qq, kk = case.get("q", q), case.get("k", randn(4, 2, 8))
+        with pytest.raises(AssertionError, match=msg):
+            TF.multi_head_attention_forward(qq, kk, kk, **args)
+        with pytest.raises(AssertionError, match=msg):
+            AF.multi_head_attention_forward(A(qq), A(kk), A(kk), **{n: A(t) if isinstance(t, torch.Tensor) else t
+                                                                    for n, t in args.items()})
+    bad = dict(kw, attn_mask=torch.zeros(3, 5, dtype=torch.bool))
+    with pytest.raises(RuntimeError, match="The shape of the 2D attn_mask is"):
+        TF.multi_head_attention_forward(q, randn(4, 2, 8), randn(4, 2, 8), **bad)
+    with pytest.raises(RuntimeError, match="The shape of the 2D attn_mask is"):
+        AF.multi_head_attention_forward(A(q), A(randn(4, 2, 8)), A(randn(4, 2, 8)),
+                                        **{n: A(t) if isinstance(t, torch.Tensor) else t for n, t in bad.items()})

@@ -205,6 +205,9 @@ def embedding_renorm_(weight, indices, max_norm, norm_type):
 
 def norm_except_dim(v, pow=2, dim=0):
     """The pow-norm over every dim but `dim` (kept as size-1 dims); dim=-1: the norm of all of v (0-d)."""
+    if not isinstance(pow, int) or isinstance(pow, bool) or not isinstance(dim, int):
+        raise _axle.TypeError("norm_except_dim(): argument 'pow' and 'dim' must be int, got {} and {}".format(
+            type(pow).__name__, type(dim).__name__))
     if dim == -1:
         return _axle.norm(v, pow)
     n = v.dim()
@@ -224,33 +227,37 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
     """torch.embedding_bag: (output, offset2bag, bag_size, max_indices) as torch 1.13's CPU kernel:
     offset2bag is each index's bag (empty in sum mode without padding_idx), bag_size each bag's count of
     non-padding indices (the last bag counted to the end of indices; zeros in sum mode), max_indices the
-    row index of each (bag, column) maximum in max mode, bag_size in mean mode and zeros in sum mode.
-    mode: 0 sum, 1 mean, 2 max; a 2-d indices is flattened and cut at offsets."""
+    row index of each (bag, column) maximum in max mode, bag_size in mean mode and zeros in sum mode;
+    all of indices' dtype. offset2bag is empty, as torch's fast path leaves it, in sum mode without
+    padding_idx over a float32 / float16 weight. mode: 0 sum, 1 mean, 2 max; indices 1-D."""
     if mode not in (0, 1, 2):
         raise _axle.ValueError("embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got {}".format(mode))
-    flat = indices.reshape(-1)
-    psw = per_sample_weights.reshape(-1) if per_sample_weights is not None else None
+    if indices.dim() != 1:
+        raise _axle.ShapeError("embedding_bag: indices must be 1-D (cut into bags at offsets), got {}-D".format(
+            indices.dim()))
+    flat = indices
     output = _F().embedding_bag(flat, weight, offsets, None, 2, scale_grad_by_freq, ("sum", "mean", "max")[mode],
-                                sparse, psw, include_last_offset, padding_idx)
-    dev = weight.device
+                                sparse, per_sample_weights, include_last_offset, padding_idx)
+    dev, itype = weight.device, indices.dtype
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
     offs = offsets.to(_axle.int64).tolist()
     idx = flat.to(_axle.int64).tolist()
     n, bags = len(idx), output.shape[0]
-    zeros = _axle.zeros(bags, dtype=_axle.int64, device=dev)
-    if mode == 0 and padding_idx is None:
-        offset2bag = _axle.zeros(0, dtype=_axle.int64, device=dev)
+    zeros = _axle.zeros(bags, dtype=itype, device=dev)
+    if mode == 0 and padding_idx is None and weight.dtype in (_axle.float32, _axle.float16):
+        offset2bag = _axle.zeros(0, dtype=itype, device=dev)  # torch's fast float path leaves it empty
     else:
-        offset2bag = _axle.tensor([sum(1 for o in offs[1:] if o <= i) for i in range(n)], dtype=_axle.int64,
+        offset2bag = _axle.tensor([sum(1 for o in offs[1:] if o <= i) for i in range(n)], dtype=itype,
                                   device=dev).reshape(n)
-    if mode == 0:
+    if mode == 0:  # one per offset, include_last_offset's extra one too
+        zeros = _axle.zeros(len(offs), dtype=itype, device=dev)
         return output, offset2bag, zeros, zeros.clone()
     sizes = []
     for b in range(bags):
         stop = offs[b + 1] if b + 1 < bags else n
         sizes.append(sum(1 for i in range(offs[b], stop) if idx[i] != padding_idx))
-    bag_size = _axle.tensor(sizes, dtype=_axle.int64, device=dev).reshape(bags)
+    bag_size = _axle.tensor(sizes, dtype=itype, device=dev).reshape(bags)
     if mode == 1:
         return output, offset2bag, bag_size, bag_size.clone()
     dim = weight.shape[1]
@@ -259,14 +266,14 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         stop = offs[b + 1] if b + 1 < len(offs) else n
         members = [idx[i] for i in range(offs[b], stop) if idx[i] != padding_idx]
         if not members:
-            best.append(_axle.zeros(dim, dtype=_axle.int64, device=dev))
+            best.append(_axle.zeros(dim, dtype=itype, device=dev))
             continue
         rows = _axle.tensor(members, dtype=_axle.int64, device=dev)
         vals = weight.detach().index_select(0, rows)
         k = _axle.arange(len(members), dtype=_axle.int64, device=dev).unsqueeze(1)
         first = _axle.where(vals == vals.amax(0, keepdim=True), k, _axle.full_like(k, len(members))).amin(0)
-        best.append(rows.index_select(0, first))
-    max_indices = _axle.stack(best) if best else _axle.zeros((0, dim), dtype=_axle.int64, device=dev)
+        best.append(rows.index_select(0, first).to(itype))
+    max_indices = _axle.stack(best) if best else _axle.zeros((0, dim), dtype=itype, device=dev)
     return output, offset2bag, bag_size, max_indices
 
 

@@ -8,7 +8,7 @@ import axle as _axle
 
 def _window_sums(x, lo, hi):
     """sum of x[:, lo[c]:hi[c] + 1] along dim 1 for every channel c (empty windows give 0)."""
-    n, c = x.shape[0], x.shape[1]
+    n = x.shape[0]
     zero = _axle.zeros((n, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
     cs = _axle.cat([zero, _axle.cumsum(x, 1)], 1)
     hi_ = _axle.tensor([max(h + 1, l) for l, h in zip(lo, hi)], dtype=_axle.int64, device=x.device)
