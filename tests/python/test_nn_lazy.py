@@ -264,3 +264,16 @@ def test_unbatched_convolutions(name, args, shape):
     a.load_state_dict({k: A(v) for k, v in t.state_dict().items()})
     x = torch.randn(shape, dtype=torch.float64)
     np.testing.assert_allclose(N(a(A(x))), t(x).detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_lazy_copy_and_pickle():
+    import pickle
+    for m in (nn.Sequential(nn.LazyLinear(3), nn.LazyBatchNorm1d()), nn.LazyConv2d(3, 2)):
+        for clone in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+            assert clone.state_dict().keys() == m.state_dict().keys()
+            assert all(is_lazy(v) for k, v in clone.state_dict().items() if "num_batches" not in k)
+            clone(axle.randn(2, 2, 5, 5) if isinstance(m, nn.LazyConv2d) else axle.randn(4, 5))
+            assert not any(is_lazy(v) for v in clone.state_dict().values())
+        assert any(is_lazy(v) for v in m.state_dict().values())  # the original stays lazy
+    assert nn.UninitializedParameter is UninitializedParameter and nn.UninitializedBuffer is UninitializedBuffer
+    assert torch.nn.UninitializedParameter is torch.nn.parameter.UninitializedParameter
