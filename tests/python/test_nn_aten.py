@@ -97,8 +97,38 @@ def test_flat_weight_rnn_errors():
         torch.gru(x, h, w * 2, False, 2, 0.0, False, False, False)
     with pytest.raises(RuntimeError, match="Expected more hidden states in stacked_rnn"):
         axle.gru(A(x), A(h), [A(t) for t in w * 2], False, 2, 0.0, False, False, False)
-    with pytest.raises(TypeError):
-        axle.lstm(A(x), A(h), [A(t) for t in w], False, 1, 0.0, False, False, False)
+    with pytest.raises(axle.ShapeError, match="packed data must be 2-D"):
+        axle.lstm(A(x), A(h), [A(h), A(h)], [A(t) for t in w], False, 1, 0.0, False, False)
+    with pytest.raises(ValueError, match="batch_sizes \\[3, 4\\] must be positive, non-increasing"):
+        axle.gru(A(randn(7, 3)), axle.tensor([3, 4]), A(randn(1, 4, 4)), [A(t) for t in w], False, 1, 0.0, False,
+                 False)
+
+
+@pytest.mark.parametrize("kind,kw", RNNS)
+def test_packed_flat_weight_rnns(kind, kw):
+    from torch.nn.utils.rnn import pack_padded_sequence
+    m = getattr(torch.nn, kind)(3, 4, **kw).double()
+    layers, dirs = kw.get("num_layers", 1), 2 if kw.get("bidirectional") else 1
+    hsize = kw.get("proj_size", 0) or 4
+    packed = pack_padded_sequence(randn(5, 3, 3, seed=1), [5, 3, 2])
+    data, sizes = packed.data.detach().requires_grad_(), packed.batch_sizes
+    h0 = randn(layers * dirs, 3, hsize, seed=2)
+    params = [p.detach().requires_grad_() for p in m._flat_weights]
+    pa = [A(p, True) for p in params]
+    da = A(data, True)
+    args = (kw.get("bias", True), layers, 0.0, True, dirs == 2)
+    if kind == "LSTM":
+        c0 = randn(layers * dirs, 3, 4, seed=3)
+        rt = torch.lstm(data, sizes, (h0, c0), params, *args)
+        ra = axle.lstm(da, A(sizes), (A(h0), A(c0)), pa, *args)
+    else:
+        name = "gru" if kind == "GRU" else "rnn_" + kw["nonlinearity"]
+        rt = getattr(torch, name)(data, sizes, h0, params, *args)
+        ra = getattr(axle, name)(da, A(sizes), A(h0), pa, *args)
+    assert len(ra) == len(rt)
+    for a, t in zip(ra, rt):
+        close(a, t)
+    grads_match([data] + params, [da] + pa, rt, ra)
 
 
 CELLS = [("lstm_cell", 4), ("gru_cell", 3), ("rnn_tanh_cell", 1), ("rnn_relu_cell", 1)]
