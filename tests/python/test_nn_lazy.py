@@ -277,3 +277,20 @@ def test_lazy_copy_and_pickle():
         assert any(is_lazy(v) for v in m.state_dict().values())  # the original stays lazy
     assert nn.UninitializedParameter is UninitializedParameter and nn.UninitializedBuffer is UninitializedBuffer
     assert torch.nn.UninitializedParameter is torch.nn.parameter.UninitializedParameter
+
+
+def test_optimizer_made_before_the_first_forward():
+    # the parameters keep their identity when they materialize, so an optimizer built on the lazy ones works
+    axle.manual_seed(3)
+    model = nn.Sequential(nn.LazyLinear(8), nn.Tanh(), nn.LazyLinear(1))
+    opt = axle.optim.Adam(model.parameters(), lr=0.05)
+    x = axle.randn(32, 3)
+    y = x.sum(1, keepdim=True)
+    losses = []
+    for _ in range(40):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.2 * losses[0]

@@ -63,7 +63,7 @@ class UninitializedTensorMixin:
     """What UninitializedParameter and UninitializedBuffer share: a placeholder holding no data
     (an empty tensor that remembers the dtype and device to materialize with). Its Tensor methods
     and operators raise torch's ValueError except the allowed ones (size, copy_, the dtype and
-    device conversions); `shape` raises RuntimeError. materialize(shape) gives it memory and
+    device conversions); `shape` raises a ShapeError (a RuntimeError). materialize(shape) gives it memory and
     turns it into its cls_to_become. axle has no __torch_function__, so axle.* functions given one
     see the empty placeholder and fail (or return empty results) on their own terms."""
 
@@ -93,7 +93,7 @@ class UninitializedTensorMixin:
 
     def share_memory_(self):
         raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call `forward` to "
-                                 "initialize the parameters before calling `module.share_memory()`.")
+                           "initialize the parameters before calling `module.share_memory()`.")
 
     def __repr__(self):
         return "<{}>".format(type(self).__name__)
