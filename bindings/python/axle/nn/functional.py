@@ -205,6 +205,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 # losses and distances (torch 1.13 semantics), composed of axle ops
 from ._losses import *  # noqa: E402,F401,F403
+from ._ctc import ctc_loss  # noqa: E402,F401
+from ._fractional import *  # noqa: E402,F401,F403
+from ._aten import conv_tbc  # noqa: E402,F401
 
 
 def bilinear(input1, input2, weight, bias=None):

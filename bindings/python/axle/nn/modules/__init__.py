@@ -1,6 +1,7 @@
 """The nn layers, one file per family (as torch.nn.modules)."""
 from .module import Module  # noqa: F401
 from .activation import *  # noqa: F401,F403
+from .adaptive import *  # noqa: F401,F403
 from .batchnorm import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403

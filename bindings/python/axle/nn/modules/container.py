@@ -3,13 +3,14 @@ ModuleDict, ParameterList, ParameterDict (string keys "0", "1"... for the
 list-like ones, so state_dict keys match torch's)."""
 import collections
 import operator
+import warnings
 
 from ..parameter import Parameter
 from .module import Module, _addindent
 import axle as _axle
 from axle import _C
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _index(idx, n, kind):
@@ -17,6 +18,17 @@ def _index(idx, n, kind):
     if not -n <= idx < n:
         raise IndexError("index %d is out of range" % idx if kind else "index {} is out of range".format(idx))
     return idx + n if idx < 0 else idx
+
+
+class Container(Module):
+    """torch's deprecated container: a Module with the keyword arguments as submodules (warns)."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        warnings.warn("nn.Container is deprecated. All of it's functionality is now implemented in nn.Module. "
+                      "Subclass that instead.")
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):

@@ -7,10 +7,12 @@ import axle as _axle
 
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "LazyConv1d", "LazyConv2d",
+           "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d"]
 
 
 def _ntuple(value, n):
@@ -82,6 +84,8 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def _conv(self, input, weight, bias):
+        if input.dim() == self._dims + 1:  # unbatched, as torch: through a batch of one
+            return self._conv(input.unsqueeze(0), weight, bias).squeeze(0)
         if self.padding_mode != "zeros":
             mode = "constant" if self.padding_mode == "zeros" else self.padding_mode
             input = F.pad(input, self._reversed_padding_repeated_twice, mode)
@@ -142,6 +146,8 @@ class _ConvTransposeNd(_ConvNd):
                          padding_mode, device, dtype, output_padding)
 
     def forward(self, input, output_size=None):
+        if input.dim() == self._dims + 1:  # unbatched, as torch: through a batch of one
+            return self.forward(input.unsqueeze(0), output_size).squeeze(0)
         output_padding = list(self.output_padding)
         if output_size is not None:
             n = self._dims
@@ -167,3 +173,72 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
+
+
+# ---------------------------------------------------------------- lazy forms: in_channels from the first input
+class _LazyConvXdMixin(LazyModuleMixin):
+    def _lazy_placeholders(self, out_channels, bias, device, dtype):
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            if self.transposed:
+                shape = (self.in_channels, self.out_channels // self.groups) + tuple(self.kernel_size)
+            else:
+                shape = (self.out_channels, self.in_channels // self.groups) + tuple(self.kernel_size)
+            self.weight.materialize(shape)
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+    def _get_in_channels(self, input):
+        unbatched = self._dims + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise _axle.ShapeError("Expected {}D (unbatched) or {}D (batched) input to {}, but got input of size: "
+                                   "{}".format(unbatched, unbatched + 1, type(self).__name__, list(input.shape)))
+        return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+
+
+class _LazyConv(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype)
+        self._lazy_placeholders(out_channels, bias, device, dtype)
+
+
+class _LazyConvTranspose(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device, dtype)
+        self._lazy_placeholders(out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConv, Conv2d):
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConv, Conv3d):
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
+    cls_to_become = ConvTranspose2d

@@ -6,10 +6,11 @@ import axle as _axle
 
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Identity", "Linear", "Bilinear"]  # and NonDynamicallyQuantizableLinear, as torch
+__all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]  # and NonDynamicallyQuantizableLinear, as torch
 
 
 def _factory(device, dtype):
@@ -78,3 +79,29 @@ class Bilinear(Module):
 
 class NonDynamicallyQuantizableLinear(Linear):
     """torch's name for MultiheadAttention's output projection (its repr and pickles show it)."""
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is the last dimension of its first input; it becomes a Linear then."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            with _axle.no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()

@@ -6,7 +6,7 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
            "BCEWithLogitsLoss", "KLDivLoss", "PoissonNLLLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
            "MarginRankingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss",
-           "TripletMarginLoss", "MultiMarginLoss", "NLLLoss2d"]
+           "TripletMarginLoss", "MultiMarginLoss", "NLLLoss2d", "CTCLoss"]
 
 
 def _reduction(size_average, reduce, reduction):
@@ -184,6 +184,17 @@ class MultiMarginLoss(_WeightedLoss):
                                    reduction=self.reduction)
 
 
+class CTCLoss(_Loss):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+
 class NLLLoss2d(NLLLoss):
     """torch's deprecated name of NLLLoss for (N, C, H, W) inputs."""
 
@@ -197,8 +208,9 @@ for _name in list(__all__):
                    "HingeEmbeddingLoss": "hinge_embedding_loss", "MarginRankingLoss": "margin_ranking_loss",
                    "SoftMarginLoss": "soft_margin_loss", "MultiLabelSoftMarginLoss": "multilabel_soft_margin_loss",
                    "CosineEmbeddingLoss": "cosine_embedding_loss", "TripletMarginLoss": "triplet_margin_loss",
-                   "MultiMarginLoss": "multi_margin_loss", "NLLLoss2d": "nll_loss"}[_name]
+                   "MultiMarginLoss": "multi_margin_loss", "NLLLoss2d": "nll_loss", "CTCLoss": "ctc_loss"}[_name]
     if not hasattr(F, _functional):
         __all__.remove(_name)
         del globals()[_name]
 del _name, _functional
+

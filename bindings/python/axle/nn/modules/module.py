@@ -13,7 +13,7 @@ import weakref
 import axle as _axle
 from axle import _C
 
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 
 __all__ = ["Module", "RemovableHandle"]
 
@@ -420,7 +420,9 @@ class Module:
                 if g is not param.grad:
                     param.grad.data = g
         for key, buf in self._buffers.items():
-            if buf is not None:
+            if is_lazy(buf):  # an uninitialized buffer stays one: only its dtype / device change
+                buf.data = fn(buf)
+            elif buf is not None:
                 self._buffers[key] = fn(buf)
         return self
 
@@ -528,7 +530,7 @@ class Module:
                 error_msgs.append('While copying the parameter named "%s", expected torch.Tensor or Tensor-like '
                                   "object from checkpoint but received %s" % (key, type(value)))
                 continue
-            if tuple(value.shape) != tuple(param.shape):
+            if not is_lazy(param) and tuple(value.shape) != tuple(param.shape):
                 error_msgs.append("size mismatch for %s: copying a param with shape %s from checkpoint, the shape "
                                   "in current model is %s." % (key, _size_str(value.shape), _size_str(param.shape)))
                 continue

@@ -1,13 +1,14 @@
-"""LayerNorm, GroupNorm, RMSNorm (torch 2.x), with torch's parameters and repr."""
+"""LayerNorm, GroupNorm, RMSNorm (torch 2.x), CrossMapLRN2d, with torch's parameters and repr."""
 import numbers
 
 import axle as _axle
 
 from .. import functional as F
 from ..parameter import Parameter
+from ._functions import CrossMapLRN2d as _cross_map_lrn2d
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm", "CrossMapLRN2d"]
 
 
 def _shape(normalized_shape):
@@ -79,3 +80,17 @@ class RMSNorm(Module):
 
     def extra_repr(self):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+
+
+class CrossMapLRN2d(Module):
+    """The legacy cross-channel LRN over 4-D inputs (torch's forward and gradient, see _functions)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return _cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

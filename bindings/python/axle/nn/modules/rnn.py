@@ -42,6 +42,42 @@ def _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, nonlinearity):
     return _axle.tanh(pre) if nonlinearity == "tanh" else F.relu(pre)
 
 
+def _stacked(mode, input, h0, c0, weights, num_layers, directions, dropout, train):
+    """The stacked, possibly bidirectional recurrence over a time-major (T, B, F) input: mode LSTM, GRU,
+    RNN_TANH or RNN_RELU; weights[layer * directions + direction] = (w_ih, w_hh, b_ih, b_hh, w_hr), any
+    of the last three None; dropout between layers when train. Returns (output, h_n, c_n or None)."""
+    lstm = mode == "LSTM"
+    steps = input.shape[0]
+    layer_input = input
+    final_h, final_c = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh, w_hr = weights[k]
+            h, c = h0[k], c0[k] if lstm else None
+            order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+            seq = [None] * steps
+            for t in order:
+                x = layer_input[t]
+                if lstm:
+                    h, c = _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr)
+                elif mode == "GRU":
+                    h = _gru_step(x, h, w_ih, w_hh, b_ih, b_hh)
+                else:
+                    h = _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, "tanh" if mode == "RNN_TANH" else "relu")
+                seq[t] = h
+            outputs.append(_axle.stack(seq) if steps else
+                           _axle.zeros((0,) + tuple(h.shape), dtype=input.dtype, device=input.device))
+            final_h.append(h)
+            if lstm:
+                final_c.append(c)
+        layer_input = outputs[0] if directions == 1 else _axle.cat(outputs, -1)
+        if dropout and train and layer < num_layers - 1:
+            layer_input = F.dropout(layer_input, dropout, True)
+    return layer_input, _axle.stack(final_h), _axle.stack(final_c) if lstm else None
+
+
 class RNNBase(Module):
     _gates = 1
 
@@ -125,7 +161,7 @@ class RNNBase(Module):
         if input.shape[-1] != self.input_size:
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
                 self.input_size, input.shape[-1]))
-        steps, batch = input.shape[0], input.shape[1]
+        batch = input.shape[1]
         directions = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         lstm = self.mode == "LSTM"
@@ -142,35 +178,10 @@ class RNNBase(Module):
         expected = (directions * self.num_layers, batch, real_hidden)
         if tuple(h0.shape) != expected:
             raise RuntimeError("Expected hidden size {}, got {}".format(expected, list(h0.shape)))
-        layer_input = input
-        final_h, final_c = [], []
-        for layer in range(self.num_layers):
-            outputs = []
-            for direction in range(directions):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
-                k = layer * directions + direction
-                h, c = h0[k], c0[k] if lstm else None
-                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
-                seq = [None] * steps
-                for t in order:
-                    x = layer_input[t]
-                    if lstm:
-                        h, c = _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr)
-                    elif self.mode == "GRU":
-                        h = _gru_step(x, h, w_ih, w_hh, b_ih, b_hh)
-                    else:
-                        h = _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, self.nonlinearity)
-                    seq[t] = h
-                outputs.append(_axle.stack(seq))
-                final_h.append(h)
-                if lstm:
-                    final_c.append(c)
-            layer_input = outputs[0] if directions == 1 else _axle.cat(outputs, -1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        output = layer_input
-        h_n = _axle.stack(final_h)
-        c_n = _axle.stack(final_c) if lstm else None
+        weights = [self._weights(layer, direction) for layer in range(self.num_layers)
+                   for direction in range(directions)]
+        output, h_n, c_n = _stacked(self.mode if self.mode != "RNN" else "RNN_" + self.nonlinearity.upper(), input,
+                                    h0, c0, weights, self.num_layers, directions, self.dropout, self.training)
         if not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
