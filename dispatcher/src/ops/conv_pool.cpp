@@ -7,6 +7,7 @@
 // adaptive_max_pool2d are kernel ops; max_pool2d and adaptive_avg_pool2d are
 // composites over them (adaptive_avg_pool2d to [1, 1] is a mean, as torch).
 #include "../derivatives/derivatives.h"
+#include "conv_pool_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -14,6 +15,31 @@
 #include <string>
 
 namespace axle::shape {
+
+// conv1d / conv2d / conv_transpose2d / conv_transpose3d accept one unbatched input (no batch dim), as torch.
+Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched) {
+  AXLE_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, ShapeError, "Expected ", spatial + 1,
+             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name,
+             ", but got input of size: ", str(input.sizes()));
+  batched = input.dim() == spatial + 2;
+  return batched ? input : input.unsqueeze(0);
+}
+
+// torch's pooling_output_shape (div rounding toward -inf, ceil mode's last window
+// must start inside the input or the left padding).
+int64_t pool_out(const char* op, int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+  AXLE_CHECK(stride != 0, ValueError, op, ": stride should not be zero");
+  AXLE_CHECK(pad >= 0, ValueError, op, ": pad must be non-negative, but got pad: ", pad);
+  AXLE_CHECK(pad <= k / 2, ValueError, op, ": pad should be at most half of kernel size, but got pad=", pad,
+             " and kernel_size=", k);
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  int64_t q = num / stride;
+  if ((num % stride != 0) && ((num < 0) != (stride < 0))) --q;
+  int64_t out = q + 1;
+  if (ceil && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
 namespace {
 
 std::string list_str(const IntList& l, const char* sep) {
@@ -156,15 +182,6 @@ Stack convolution_composite(const Stack& a) {
   return call_op("convolution.out", std::move(args));
 }
 
-// conv1d / conv2d / conv_transpose2d accept one unbatched input (no batch dim), as torch.
-Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched) {
-  AXLE_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, ShapeError, "Expected ", spatial + 1,
-             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name,
-             ", but got input of size: ", str(input.sizes()));
-  batched = input.dim() == spatial + 2;
-  return batched ? input : input.unsqueeze(0);
-}
-
 Tensor run_convolution(const Tensor& input, const Stack& a, const Value& padding, bool transposed,
                        const Value& output_padding, const Value& dilation, const Value& groups) {
   return call_op("convolution", {input, a[1], a[2], a[3], padding, dilation, transposed, output_padding, groups})[0]
@@ -250,21 +267,6 @@ Stack conv_transpose2d_composite(const Stack& a) {
 struct Pool2d {
   int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
 };
-
-// torch's pooling_output_shape (div rounding toward -inf, ceil mode's last window
-// must start inside the input or the left padding).
-int64_t pool_out(const char* op, int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  AXLE_CHECK(stride != 0, ValueError, op, ": stride should not be zero");
-  AXLE_CHECK(pad >= 0, ValueError, op, ": pad must be non-negative, but got pad: ", pad);
-  AXLE_CHECK(pad <= k / 2, ValueError, op, ": pad should be at most half of kernel size, but got pad=", pad,
-             " and kernel_size=", k);
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t q = num / stride;
-  if ((num % stride != 0) && ((num < 0) != (stride < 0))) --q;
-  int64_t out = q + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
 
 // Reads kernel_size, stride ([] = kernel_size), padding (and dilation) as torch's
 // max_pool2d / avg_pool2d do, writing them back as two values each.

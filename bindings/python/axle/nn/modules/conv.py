@@ -1,4 +1,4 @@
-"""Conv1d/2d/3d and ConvTranspose1d/2d over the convolution op, with torch's
+"""Conv1d/2d/3d and ConvTranspose1d/2d/3d over the convolution op, with torch's
 arguments (padding as ints, tuples, 'same' or 'valid'; padding_mode 'zeros',
 'reflect', 'replicate', 'circular'), initialization and repr."""
 import math
@@ -10,7 +10,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 def _ntuple(value, n):
@@ -167,3 +167,7 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _dims = 3
