@@ -541,3 +541,15 @@ def test_cpu_plugin_serves_float32_pool3d(layout):
     # ceil_mode and divisor_override go to the reference kernels, still right.
     close(AF.max_pool3d(a, 2, ceil_mode=True), TF.max_pool3d(t, 2, ceil_mode=True), 1e-6)
     close(AF.avg_pool3d(a, 2, divisor_override=3), TF.avg_pool3d(t, 2, divisor_override=3), 1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float16", "int32"])
+def test_conv_transpose3d_dtypes_torch_cpu_lacks(dtype):
+    x, w = np.ones((1, 2, 3, 3, 3), dtype), np.ones((2, 2, 2, 2, 2), dtype)
+    xa, wa = axle.from_numpy(x), axle.from_numpy(w)
+    xt, wt = torch.from_numpy(x), torch.from_numpy(w)
+    with pytest.raises(RuntimeError) as want:
+        torch.conv_transpose3d(xt, wt)
+    with pytest.raises(axle.DTypeError) as got:
+        axle.conv_transpose3d(xa, wa)
+    assert str(want.value) in str(got.value)

@@ -82,8 +82,11 @@ IntList check_convolution(const char* op, Stack& args) {
   AXLE_CHECK(!has_bias || args[2].tensor().dtype() == input.dtype(), DTypeError, op, ": Input type (",
              torch_type_name(input.dtype()), ") and bias type (", torch_type_name(args[2].tensor().dtype()),
              ") should be the same");
-  AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"",
-             transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", "\" not implemented for 'Bool'");
+  // torch's CPU kernel names, by spatial rank (3-d: its own kernels)
+  const char* kernel = transposed ? (dim == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu")
+                                  : (dim == 3 ? "compute_columns3d" : "slow_conv2d_cpu");
+  AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"", kernel,
+             "\" not implemented for 'Bool'");
   AXLE_CHECK(dim > 0, ShapeError, op, ": weight should have at least three dimensions");
   AXLE_CHECK(dim <= 3, NotImplementedError, op, ": only 1, 2 and 3 spatial dimensions are supported, got a ", k,
              "-D weight");
