@@ -216,6 +216,9 @@ const std::vector<OpSamples>& all_samples() {
         &nn_samples,
         &conv_pool_samples,
         &conv_pool_backward_samples,
+        &conv_pool3d_samples,
+        &conv_pool3d_backward_samples,
+        &conv_pool_grid_sample_samples,
         &nn_backward_samples,
         &nn_rnn_samples,
     };

@@ -57,10 +57,11 @@ void host_fallback(const OpEntry& op, const Stack& args, Stack& outputs, const D
   if (d >= 0 && !host_args[d].is_none()) host_args[d] = target;
   Stack host_out = dispatch(op, host_args);
   for (size_t i = 0; i < outputs.size() && i < host_out.size(); ++i) {
+    const Tensor& result = host_out[i].tensor();
     if (outputs[i].is_tensor() && outputs[i].tensor().defined())
-      outputs[i].tensor().copy_(host_out[i].tensor());
-    else
-      outputs[i] = host_out[i].tensor().to(device);
+      outputs[i].tensor().copy_(result);
+    else  // a data-dependent output the kernel left unallocated (output_mask) stays undefined
+      outputs[i] = result.defined() ? result.to(device) : Tensor();
   }
 }
 

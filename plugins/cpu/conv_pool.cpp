@@ -8,8 +8,9 @@
 // and the reorder costs well under 1% of a convolution. float32 and bfloat16;
 // 1 to 3 spatial dims; groups, dilation, asymmetric output sizes.
 //
-// max_pool2d / avg_pool2d run in the input's layout (NCHW or channels_last);
-// ceil_mode and divisor_override are declined (oneDNN's border rule differs).
+// max_pool2d / avg_pool2d and max_pool3d / avg_pool3d run in the input's layout
+// (NCHW or channels_last; 3-d: float32 only, torch's CPU pools no bfloat16 in
+// 3-d); ceil_mode and divisor_override are declined (oneDNN's border rule differs).
 #include "kernels.h"
 
 namespace axle::cpu {
@@ -181,23 +182,24 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   });
 }
 
-// max_pool2d(self, kernel_size, stride, padding, dilation, ceil_mode) and
-// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-// divisor_override); the shape functions have normalized the int lists to 2.
-axle_status pool(const axle_kernel_call* c, bool max) {
+// max_pool{2,3}d(self, kernel_size, stride, padding, dilation, ceil_mode) and
+// avg_pool{2,3}d(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+// divisor_override); the shape functions have normalized the int lists to `spatial`.
+axle_status pool(const axle_kernel_call* c, bool max, int spatial) {
   Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
   const bool ceil_mode = arg_bool(c, max ? 5 : 4);
-  if (ceil_mode || (!max && !arg_is_none(c, 6)) || src.numel() == 0 || dst.numel() == 0 || !is_f32_or_bf16(src.dtype) ||
+  const bool dtype_ok = spatial == 2 ? is_f32_or_bf16(src.dtype) : src.dtype == AXLE_DTYPE_FLOAT32;
+  if (ceil_mode || (!max && !arg_is_none(c, 6)) || src.numel() == 0 || dst.numel() == 0 || !dtype_ok ||
       dst.dtype != src.dtype || src.has_zero_stride())
     return AXLE_DECLINED;
-  if (src.ndim() == 3) {  // unbatched
-    src.pad_front(4);
-    dst.pad_front(4);
+  if (src.ndim() == spatial + 1) {  // unbatched
+    src.pad_front(spatial + 2);
+    dst.pad_front(spatial + 2);
   }
   const auto kernel = arg_ints(c, 1), stride = arg_ints(c, 2), padding = arg_ints(c, 3);
-  const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1, 1};
+  const std::vector<int64_t> dilation = max ? arg_ints(c, 4) : std::vector<int64_t>{1};
   dnnl::memory::dims k, s, dil, pl, pr;
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < spatial; ++d) {
     const int64_t kk = at(kernel, d), ss = at(stride, d), pp = at(padding, d), dd = at(dilation, d);
     const int64_t extent = (kk - 1) * dd + 1;
     const int64_t r = (dst.dims[2 + d] - 1) * ss + extent - src.dims[2 + d] - pp;
@@ -224,17 +226,15 @@ axle_status pool(const axle_kernel_call* c, bool max) {
   return AXLE_OK;
 }
 
-axle_status max_pool2d(void*, const axle_kernel_call* c) {
-  return guarded(c, [&] { return pool(c, true); });
-}
-axle_status avg_pool2d(void*, const axle_kernel_call* c) {
-  return guarded(c, [&] { return pool(c, false); });
+template <bool Max, int Spatial>
+axle_status pool_kernel(void*, const axle_kernel_call* c) {
+  return guarded(c, [&] { return pool(c, Max, Spatial); });
 }
 
 const KernelEntry kKernels[] = {
-    {"convolution.out", &convolution, AXLE_HERE},
-    {"max_pool2d", &max_pool2d, AXLE_HERE},
-    {"avg_pool2d", &avg_pool2d, AXLE_HERE},
+    {"convolution.out", &convolution, AXLE_HERE},      {"max_pool2d", &pool_kernel<true, 2>, AXLE_HERE},
+    {"avg_pool2d", &pool_kernel<false, 2>, AXLE_HERE}, {"max_pool3d", &pool_kernel<true, 3>, AXLE_HERE},
+    {"avg_pool3d", &pool_kernel<false, 3>, AXLE_HERE},
 };
 
 }  // namespace

@@ -158,11 +158,12 @@ axle_status convolution(void*, const axle_kernel_call* c) {
   }
   a.groups = arg_int(c, 8);
   const axle_dtype dt = in.dtype;
-  if (numel(in) > 0) {  // torch dispatches on the dtype only when there is input to convolve
-    if (transposed && dt != AXLE_DTYPE_INT64 && !is_floating(dt))
-      return not_implemented(c, "slow_conv_transpose2d_out_cpu", dt);
-    if (dt == AXLE_DTYPE_FLOAT16)
-      return not_implemented(c, transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", dt);
+  if (numel(in) > 0) {                // torch dispatches on the dtype only when there is input to convolve
+    const bool three = in.ndim == 5;  // torch's 3-d kernels have their own names
+    const char* kernel = transposed ? (three ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu")
+                                    : (three ? "compute_columns3d" : "slow_conv2d_cpu");
+    if (transposed && dt != AXLE_DTYPE_INT64 && !is_floating(dt)) return not_implemented(c, kernel, dt);
+    if (dt == AXLE_DTYPE_FLOAT16) return not_implemented(c, kernel, dt);
     if (dilated && dt != AXLE_DTYPE_INT64 && !is_floating(dt)) return not_implemented(c, "slow_conv_dilated<>", dt);
   }
   const View5 x = view5(in), w = view5(wt), y = view5(c->outputs[0]);

@@ -131,6 +131,8 @@ TORCH_EQUIVALENT = {
     "native_layer_norm_backward": _layer_norm_backward,
     "_thnn_fused_lstm_cell": _fused_lstm_cell,
     "_thnn_fused_lstm_cell_backward_impl": _fused_lstm_cell_backward,
+    "grid_sampler_2d_backward": _bool_mask(torch.ops.aten.grid_sampler_2d_backward.default),
+    "grid_sampler_3d_backward": _bool_mask(torch.ops.aten.grid_sampler_3d_backward.default),
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.
     "to.device": lambda self, device, dtype=None, non_blocking=False, copy=False: self.to(
         device=device, dtype=dtype, non_blocking=non_blocking, copy=copy),
@@ -172,6 +174,10 @@ DEVIATIONS = {
     # torch 1.13's CPU _log_softmax_backward_data does not check that grad_output and
     # output have one size (it reads past output's rows): axle raises.
     ("_log_softmax_backward_data", "grad_output of another size"): "torch 1.13 does not check the sizes",
+    # torch 1.13's CPU grid_sampler_{2,3}d_backward does not check grad_output's size (it reads
+    # it as the output's): axle raises, naming the sizes.
+    ("grid_sampler_2d_backward", "grad_output of the input's size"): "torch 1.13 does not check the size",
+    ("grid_sampler_3d_backward", "grad_output of the input's size"): "torch 1.13 does not check the size",
 }
 
 # Per op: number of cases compared and of dtypes covered (printed by conftest.py).

@@ -19,6 +19,9 @@ std::vector<OpSamples> activations_samples();
 std::vector<OpSamples> nn_samples();
 std::vector<OpSamples> conv_pool_samples();
 std::vector<OpSamples> conv_pool_backward_samples();
+std::vector<OpSamples> conv_pool3d_samples();
+std::vector<OpSamples> conv_pool3d_backward_samples();
+std::vector<OpSamples> conv_pool_grid_sample_samples();
 std::vector<OpSamples> nn_backward_samples();
 std::vector<OpSamples> nn_rnn_samples();
 

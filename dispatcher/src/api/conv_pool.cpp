@@ -1,4 +1,4 @@
-// The C++ API of convolution and 2-d pooling: thin wrappers calling the declared ops.
+// The C++ API of convolution, pooling and grid sampling: thin wrappers calling the declared ops.
 #include <axle/ops/conv_pool.h>
 
 #include "op_handle.h"
@@ -60,6 +60,39 @@ Tensor adaptive_avg_pool2d(const Tensor& self, const IntList& output_size) {
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, const IntList& output_size) {
   return detail::call_two(AXLE_OP("adaptive_max_pool2d"), self, output_size);
+}
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                        const IntList& stride, const IntList& padding, const IntList& output_padding, int64_t groups,
+                        const IntList& dilation) {
+  return detail::call_one(AXLE_OP("conv_transpose3d.input"), input, weight, opt(bias), stride, padding, output_padding,
+                          groups, dilation);
+}
+Tensor max_pool3d(const Tensor& self, const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                  const IntList& dilation, bool ceil_mode) {
+  return detail::call_one(AXLE_OP("max_pool3d"), self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, const IntList& kernel_size,
+                                                   const IntList& stride, const IntList& padding,
+                                                   const IntList& dilation, bool ceil_mode) {
+  return detail::call_two(AXLE_OP("max_pool3d_with_indices"), self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+Tensor avg_pool3d(const Tensor& self, const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                  bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
+  return detail::call_one(AXLE_OP("avg_pool3d"), self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                          divisor_override);
+}
+Tensor adaptive_avg_pool3d(const Tensor& self, const IntList& output_size) {
+  return detail::call_one(AXLE_OP("adaptive_avg_pool3d"), self, output_size);
+}
+std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, const IntList& output_size) {
+  return detail::call_two(AXLE_OP("adaptive_max_pool3d"), self, output_size);
+}
+Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolation_mode, int64_t padding_mode,
+                    bool align_corners) {
+  return detail::call_one(AXLE_OP("grid_sampler"), input, grid, interpolation_mode, padding_mode, align_corners);
+}
+Tensor affine_grid_generator(const Tensor& theta, const IntList& size, bool align_corners) {
+  return detail::call_one(AXLE_OP("affine_grid_generator"), theta, size, align_corners);
 }
 
 }  // namespace axle

@@ -169,5 +169,11 @@ void max_pool2d_with_indices(VjpContext& c);
 void avg_pool2d(VjpContext& c);
 void adaptive_avg_pool2d(VjpContext& c);
 void adaptive_max_pool2d(VjpContext& c);
+void max_pool3d_with_indices(VjpContext& c);
+void avg_pool3d(VjpContext& c);
+void adaptive_avg_pool3d(VjpContext& c);
+void adaptive_max_pool3d(VjpContext& c);
+void grid_sampler_2d(VjpContext& c);
+void grid_sampler_3d(VjpContext& c);
 
 }  // namespace axle::derivatives

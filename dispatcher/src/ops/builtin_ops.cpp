@@ -24,9 +24,12 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::activations_ops,
         &shape::nn_ops,
         &shape::conv_pool_ops,
+        &shape::conv_pool3d_ops,
+        &shape::conv_pool_grid_sample_ops,
         &shape::nn_backward_ops,
         &shape::nn_rnn_ops,
         &shape::conv_pool_backward_ops,
+        &shape::conv_pool3d_backward_ops,
     };
     // clang-format on
     for (auto family : families) {

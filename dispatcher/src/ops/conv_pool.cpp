@@ -7,6 +7,7 @@
 // adaptive_max_pool2d are kernel ops; max_pool2d and adaptive_avg_pool2d are
 // composites over them (adaptive_avg_pool2d to [1, 1] is a mean, as torch).
 #include "../derivatives/derivatives.h"
+#include "conv_pool_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -14,6 +15,31 @@
 #include <string>
 
 namespace axle::shape {
+
+// conv1d / conv2d / conv_transpose2d / conv_transpose3d accept one unbatched input (no batch dim), as torch.
+Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched) {
+  AXLE_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, ShapeError, "Expected ", spatial + 1,
+             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name,
+             ", but got input of size: ", str(input.sizes()));
+  batched = input.dim() == spatial + 2;
+  return batched ? input : input.unsqueeze(0);
+}
+
+// torch's pooling_output_shape (div rounding toward -inf, ceil mode's last window
+// must start inside the input or the left padding).
+int64_t pool_out(const char* op, int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+  AXLE_CHECK(stride != 0, ValueError, op, ": stride should not be zero");
+  AXLE_CHECK(pad >= 0, ValueError, op, ": pad must be non-negative, but got pad: ", pad);
+  AXLE_CHECK(pad <= k / 2, ValueError, op, ": pad should be at most half of kernel size, but got pad=", pad,
+             " and kernel_size=", k);
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  int64_t q = num / stride;
+  if ((num % stride != 0) && ((num < 0) != (stride < 0))) --q;
+  int64_t out = q + 1;
+  if (ceil && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
 namespace {
 
 std::string list_str(const IntList& l, const char* sep) {
@@ -56,8 +82,11 @@ IntList check_convolution(const char* op, Stack& args) {
   AXLE_CHECK(!has_bias || args[2].tensor().dtype() == input.dtype(), DTypeError, op, ": Input type (",
              torch_type_name(input.dtype()), ") and bias type (", torch_type_name(args[2].tensor().dtype()),
              ") should be the same");
-  AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"",
-             transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", "\" not implemented for 'Bool'");
+  // torch's CPU kernel names, by spatial rank (3-d: its own kernels)
+  const char* kernel = transposed ? (dim == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu")
+                                  : (dim == 3 ? "compute_columns3d" : "slow_conv2d_cpu");
+  AXLE_CHECK(input.dtype() != kBool || input.numel() == 0, DTypeError, op, ": \"", kernel,
+             "\" not implemented for 'Bool'");
   AXLE_CHECK(dim > 0, ShapeError, op, ": weight should have at least three dimensions");
   AXLE_CHECK(dim <= 3, NotImplementedError, op, ": only 1, 2 and 3 spatial dimensions are supported, got a ", k,
              "-D weight");
@@ -156,15 +185,6 @@ Stack convolution_composite(const Stack& a) {
   return call_op("convolution.out", std::move(args));
 }
 
-// conv1d / conv2d / conv_transpose2d accept one unbatched input (no batch dim), as torch.
-Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched) {
-  AXLE_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, ShapeError, "Expected ", spatial + 1,
-             "D (unbatched) or ", spatial + 2, "D (batched) input to ", name,
-             ", but got input of size: ", str(input.sizes()));
-  batched = input.dim() == spatial + 2;
-  return batched ? input : input.unsqueeze(0);
-}
-
 Tensor run_convolution(const Tensor& input, const Stack& a, const Value& padding, bool transposed,
                        const Value& output_padding, const Value& dilation, const Value& groups) {
   return call_op("convolution", {input, a[1], a[2], a[3], padding, dilation, transposed, output_padding, groups})[0]
@@ -250,21 +270,6 @@ Stack conv_transpose2d_composite(const Stack& a) {
 struct Pool2d {
   int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
 };
-
-// torch's pooling_output_shape (div rounding toward -inf, ceil mode's last window
-// must start inside the input or the left padding).
-int64_t pool_out(const char* op, int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  AXLE_CHECK(stride != 0, ValueError, op, ": stride should not be zero");
-  AXLE_CHECK(pad >= 0, ValueError, op, ": pad must be non-negative, but got pad: ", pad);
-  AXLE_CHECK(pad <= k / 2, ValueError, op, ": pad should be at most half of kernel size, but got pad=", pad,
-             " and kernel_size=", k);
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t q = num / stride;
-  if ((num % stride != 0) && ((num < 0) != (stride < 0))) --q;
-  int64_t out = q + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
 
 // Reads kernel_size, stride ([] = kernel_size), padding (and dilation) as torch's
 // max_pool2d / avg_pool2d do, writing them back as two values each.

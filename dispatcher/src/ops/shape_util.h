@@ -57,6 +57,9 @@ std::vector<OpDecl> activations_ops();
 std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> conv_pool_ops();
 std::vector<OpDecl> conv_pool_backward_ops();
+std::vector<OpDecl> conv_pool3d_ops();
+std::vector<OpDecl> conv_pool3d_backward_ops();
+std::vector<OpDecl> conv_pool_grid_sample_ops();
 std::vector<OpDecl> nn_backward_ops();
 std::vector<OpDecl> nn_rnn_ops();
 

@@ -397,3 +397,5 @@ def pdist(input, p=2):
 
 # folding, unpooling, LP pooling, embedding bags and the other less common functions
 from ._functional_extra import *  # noqa: E402,F401,F403
+# 3-d pooling, max_unpool3d, grid_sample and affine_grid
+from ._functional_pool3d import *  # noqa: E402,F401,F403

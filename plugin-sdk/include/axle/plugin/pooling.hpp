@@ -26,5 +26,9 @@ inline PoolWindow avg_pool_window(int64_t o, int64_t stride, int64_t pad, int64_
 inline int64_t avg_pool_divisor(const PoolWindow& h, const PoolWindow& w, bool include_pad) {
   return include_pad ? h.padded * w.padded : h.size() * w.size();
 }
+// The same for avg_pool3d's windows along depth, height and width.
+inline int64_t avg_pool3d_divisor(const PoolWindow& d, const PoolWindow& h, const PoolWindow& w, bool include_pad) {
+  return include_pad ? d.padded * h.padded * w.padded : d.size() * h.size() * w.size();
+}
 
 }  // namespace axle::plugin

@@ -1,4 +1,4 @@
-"""Conv1d/2d/3d and ConvTranspose1d/2d over the convolution op, with torch's
+"""Conv1d/2d/3d and ConvTranspose1d/2d/3d over the convolution op, with torch's
 arguments (padding as ints, tuples, 'same' or 'valid'; padding_mode 'zeros',
 'reflect', 'replicate', 'circular'), initialization and repr."""
 import math
@@ -11,8 +11,8 @@ from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "LazyConv1d", "LazyConv2d",
-           "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
 def _ntuple(value, n):
@@ -175,6 +175,10 @@ class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
 
 
+class ConvTranspose3d(_ConvTransposeNd):
+    _dims = 3
+
+
 # ---------------------------------------------------------------- lazy forms: in_channels from the first input
 class _LazyConvXdMixin(LazyModuleMixin):
     def _lazy_placeholders(self, out_channels, bias, device, dtype):
@@ -242,3 +246,7 @@ class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
 
 class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
     cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
