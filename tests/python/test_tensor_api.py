@@ -290,3 +290,20 @@ def test_in_place_view_ops_as_torch(stmt):
     same(got, want)
     with pytest.raises(axle.NotImplementedError):
         axle.ones(2, 1, requires_grad=True).squeeze_()
+
+
+def test_size_is_torch_size_like():
+    import pickle
+    for L in (axle, torch):
+        x = L.zeros(2, 3, 4)
+        s = x.shape
+        assert isinstance(s, L.Size) and isinstance(s, tuple) and x.size() == s == (2, 3, 4)
+        assert hash(s) == hash((2, 3, 4)) and s.numel() == 24
+        assert type(s[1:]) is L.Size and s[1:] == (3, 4) and type(s[0]) is int
+        assert type(s + (5,)) is L.Size and type((1,) + s) is tuple and type(s * 2) is L.Size
+        assert type(pickle.loads(pickle.dumps(s))) is L.Size
+        assert tuple(x.new(x.size()).shape) == (2, 3, 4)
+        assert L.Size([]) == () and L.Size() == ()
+        with pytest.raises(TypeError, match="item 0 is 'float'"):
+            L.Size([2.0])
+    assert repr(axle.zeros(2, 3).shape) == "axle.Size([2, 3])" and str(axle.Size([1])) == "axle.Size([1])"

@@ -14,6 +14,7 @@ from . import autograd
 from . import return_types
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from ._C import Tensor, devices, explain, fallback_stats, from_dlpack, from_numpy, load_plugin, plugins
+from ._size import Size
 from ._C import Event, Stream, current_stream, set_stream, synchronize
 from ._C import empty_cache, max_memory_allocated, memory_allocated, memory_reserved, memory_stats
 from ._C import (Recording, are_deterministic_algorithms_enabled, clear_trace, config_sources, export_chrome_trace,
@@ -21,6 +22,7 @@ from ._C import (Recording, are_deterministic_algorithms_enabled, clear_trace, c
                  use_deterministic_algorithms)
 
 __version__ = _C.version()
+_C._set_size_type(Size)  # Tensor.shape and Tensor.size() return axle.Size
 
 _builtin_int, _builtin_float, _builtin_bool = int, float, bool
 

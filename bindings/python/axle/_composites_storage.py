@@ -230,6 +230,8 @@ def install(axle):
                 raise axle.TypeError("new(): data must be a sequence (got %s)" % type(a).__name__)
             if isinstance(a, (str, bytes)):
                 raise axle.TypeError("new(): invalid data type '%s'" % type(a).__name__)
+            if isinstance(a, axle.Size):  # t.new(t.size()): sizes, as torch.Size is
+                return axle.empty(tuple(a), dtype=self.dtype, device=dev)
             if not isinstance(a, _b.int):
                 return axle.tensor(a, dtype=self.dtype, device=dev)
         return axle.empty(size_args("new", args), dtype=self.dtype, device=dev)

@@ -343,16 +343,39 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
 
 }  // namespace
 
+// axle.Size (bindings/python/axle/_size.py), registered at import: shape and
+// size() build it through tuple's own constructor (no Python-level __new__),
+// a plain tuple until then.
+namespace {
+PyObject* g_size_type = nullptr;
+
+py::object sizes_object(const IntList& sizes) {
+  py::tuple t(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) t[i] = py::int_(sizes[i]);
+  if (!g_size_type) return std::move(t);
+  py::tuple args = py::make_tuple(t);
+  PyObject* r = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(g_size_type), args.ptr(), nullptr);
+  if (!r) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(r);
+}
+}  // namespace
+
 void bind_tensor(py::module_& m) {
   TensorClass cls(reinterpret_cast<PyObject*>(create_tensor_type(kTensorSlots)));
   py::setattr(cls.type(), "__module__", py::str("axle"));
   m.attr("Tensor") = cls.type();
-  cls.def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.sizes())); })
+  m.def("_set_size_type", [](py::object type) {
+    AXLE_CHECK(PyType_Check(type.ptr()) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type),
+               TypeError, "_set_size_type: expected a subclass of tuple");
+    Py_XDECREF(g_size_type);
+    g_size_type = type.release().ptr();  // kept for the interpreter's lifetime
+  });
+  cls.def_property_readonly("shape", [](const Tensor& t) { return sizes_object(t.sizes()); })
       .def(
           "size",
           [](const Tensor& t, std::optional<int64_t> d) -> py::object {
             if (d) return py::int_(t.size(*d));
-            return py::tuple(py::cast(t.sizes()));
+            return sizes_object(t.sizes());
           },
           py::arg("dim") = py::none())
       .def_property_readonly("dtype", [](const Tensor& t) { return dtype_object(t.dtype()); })

@@ -2,8 +2,11 @@
 weight_hh_..., bias_ih_..., bias_hh_...; gate order i, f, g, o for the LSTM and
 r, z, n for the GRU), options (num_layers, bias, batch_first, dropout between
 layers, bidirectional, proj_size for the LSTM) and U(-1/sqrt(hidden),
-1/sqrt(hidden)) initialization. Each time step is written with axle ops
-(autograd differentiates through them), one layer and direction at a time."""
+1/sqrt(hidden)) initialization. One layer and direction at a time: the input's
+projection for all steps in one matrix product, then per step the hidden
+state's product and the cell (the LSTM's as one fused op,
+_thnn_fused_lstm_cell, with its own backward op; the GRU's and the Elman
+cell's as axle ops, which autograd differentiates)."""
 import math
 
 import axle as _axle
@@ -16,18 +19,21 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
-def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
-    gates = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
-    i, f, g, o = gates.chunk(4, -1)
-    c = _axle.sigmoid(f) * c + _axle.sigmoid(i) * _axle.tanh(g)
-    h = _axle.sigmoid(o) * _axle.tanh(c)
+def _lstm_gates_step(gates_x, h, c, w_hh, b_ih, b_hh, w_hr=None):
+    """One LSTM step from the input's gate projection x W_ih^T: the hidden state's
+    product, then the cell as one fused op (_thnn_fused_lstm_cell adds the biases)."""
+    h, c, _ = _axle._thnn_fused_lstm_cell(gates_x, F.linear(h, w_hh), c, b_ih, b_hh)
     if w_hr is not None:
         h = F.linear(h, w_hr)
     return h, c
 
 
-def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
-    gi = F.linear(x, w_ih, b_ih)
+def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
+    return _lstm_gates_step(F.linear(x, w_ih), h, c, w_hh, b_ih, b_hh, w_hr)
+
+
+def _gru_gates_step(gi, h, w_hh, b_hh):
+    """One GRU step from the input's gate projection gi = x W_ih^T + b_ih."""
     gh = F.linear(h, w_hh, b_hh)
     i_r, i_z, i_n = gi.chunk(3, -1)
     h_r, h_z, h_n = gh.chunk(3, -1)
@@ -37,9 +43,18 @@ def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
     return (1 - z) * n + z * h
 
 
-def _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, nonlinearity):
-    pre = F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
+    return _gru_gates_step(F.linear(x, w_ih, b_ih), h, w_hh, b_hh)
+
+
+def _rnn_gates_step(pre_x, h, w_hh, b_hh, nonlinearity):
+    """One Elman step from the input's projection x W_ih^T + b_ih."""
+    pre = pre_x + F.linear(h, w_hh, b_hh)
     return _axle.tanh(pre) if nonlinearity == "tanh" else F.relu(pre)
+
+
+def _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, nonlinearity):
+    return _rnn_gates_step(F.linear(x, w_ih, b_ih), h, w_hh, b_hh, nonlinearity)
 
 
 def _stacked(mode, input, h0, c0, weights, num_layers, directions, dropout, train):
@@ -58,14 +73,16 @@ def _stacked(mode, input, h0, c0, weights, num_layers, directions, dropout, trai
             h, c = h0[k], c0[k] if lstm else None
             order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
             seq = [None] * steps
+            # The input's projection for every step at once (one matrix product);
+            # the LSTM's biases go to its fused cell, the others' into the product.
+            xs = F.linear(layer_input, w_ih, None if lstm else b_ih).unbind(0) if steps else ()
             for t in order:
-                x = layer_input[t]
                 if lstm:
-                    h, c = _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr)
+                    h, c = _lstm_gates_step(xs[t], h, c, w_hh, b_ih, b_hh, w_hr)
                 elif mode == "GRU":
-                    h = _gru_step(x, h, w_ih, w_hh, b_ih, b_hh)
+                    h = _gru_gates_step(xs[t], h, w_hh, b_hh)
                 else:
-                    h = _rnn_step(x, h, w_ih, w_hh, b_ih, b_hh, "tanh" if mode == "RNN_TANH" else "relu")
+                    h = _rnn_gates_step(xs[t], h, w_hh, b_hh, "tanh" if mode == "RNN_TANH" else "relu")
                 seq[t] = h
             outputs.append(_axle.stack(seq) if steps else
                            _axle.zeros((0,) + tuple(h.shape), dtype=input.dtype, device=input.device))
