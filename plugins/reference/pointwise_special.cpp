@@ -1,7 +1,7 @@
 // Special functions (dispatcher/src/ops/pointwise_special.cpp): lgamma, digamma,
 // polygamma, erfinv, the modified Bessel functions i0 / special_i1 and their
 // exp-scaled forms, special_erfcx, special_ndtri, and the regularized incomplete
-// gamma functions igamma / igammac. Computed in double (special_functions.h),
+// gamma functions igamma / igammac, and special_zeta. Computed in double (special_functions.h),
 // rounded once to the output dtype (float16 and bfloat16 included).
 #include <cmath>
 
@@ -54,7 +54,13 @@ axle_status igammac(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+axle_status zeta(void*, const axle_kernel_call* c) {
+  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)}, &special::zeta);
+  return AXLE_OK;
+}
+
 const KernelEntry kKernels[] = {
+    {"special_zeta", &zeta, AXLE_HERE},
     {"polygamma", &polygamma, AXLE_HERE},
     {"igamma", &igamma, AXLE_HERE},
     {"igammac", &igammac, AXLE_HERE},

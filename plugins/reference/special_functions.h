@@ -1,8 +1,8 @@
 // Special functions in double precision for the reference kernels
-// (pointwise_special.cpp): digamma and polygamma (with the Hurwitz zeta
-// function), erfinv / erfcinv / ndtri (Halley iterations on erf / erfc / erfcx),
-// the modified Bessel functions I0 and I1 (and their exp-scaled forms), erfcx
-// and the regularized incomplete gamma functions P and Q. Edge values
+// (pointwise_special.cpp): digamma and polygamma with the Hurwitz zeta function
+// (also torch.special.zeta), erfinv / erfcinv / ndtri (Halley iterations on erf,
+// erfc and erfcx), the modified Bessel functions I0 and I1 (and their
+// exp-scaled forms), erfcx and the regularized incomplete gamma functions P and Q. Edge values
 // (poles, infinities, NaN, out-of-domain arguments) follow PyTorch 1.13.
 #pragma once
 
@@ -83,12 +83,16 @@ constexpr double kEulerMaclaurin[] = {
 };
 
 // zeta(s, q) = sum over k >= 0 of (q + k)^-s for q > 0: the first terms summed
-// until q + k >= s + 10, the rest by the Euler-Maclaurin formula.
+// until q + k >= s + 10 (or the rest is below rounding), the rest by the
+// Euler-Maclaurin formula.
 inline double hurwitz_zeta_positive(double s, double q) {
   double sum = 0, w = q;
   while (w < s + 10) {
-    sum += std::pow(w, -s);
+    const double term = std::pow(w, -s);
+    sum += term;
     w += 1;
+    // the rest, sum over j >= w of j^-s, is below term (1 + w / (s - 1))
+    if (term * (1 + w / (s - 1)) <= kEps * sum) return sum;
   }
   const double wps = std::pow(w, -s);
   sum += w * wps / (s - 1) + 0.5 * wps;
@@ -103,25 +107,43 @@ inline double hurwitz_zeta_positive(double s, double q) {
   return sum;
 }
 
-// The Hurwitz zeta function for an integer s > 1 (what polygamma needs):
-// +inf at q = 0 and the negative integers, and NaN at q = +inf (torch's Cephes
-// form). A negative non-integer q has K = -floor(q) negative terms q + k (exact),
-// -(f + j) for j < K with f = -(q + K - 1): summed directly for K <= 64, else as
-// (-1)^s (zeta(s, f) - zeta(s, f + K)); then zeta(s, q + K).
+// The Hurwitz zeta function for s > 1 (an integer s where q < 0): +inf at q = 0
+// and the negative integers, NaN at q = +inf (torch's Cephes form). A negative non-integer q has K = -floor(q) negative
+// terms q + k (exact), -(f + j) for j < K with f = -(q + K - 1): summed directly
+// for K <= 64, else as (-1)^s (zeta(s, f) - zeta(s, f + K)); then zeta(s, q + K).
 inline double hurwitz_zeta(double s, double q) {
   if (q != q || s != s || q == kInf) return kNaN;
   if (q <= 0 && q == std::floor(q)) return kInf;
-  if (q > 0) return hurwitz_zeta_positive(s, q);
-  const double k = -std::floor(q);
-  double negative = 0;
-  if (k <= 64) {
-    for (double j = 0; j < k; ++j) negative += std::pow(q + j, -s);
+  double result;
+  if (q > 0) {
+    result = hurwitz_zeta_positive(s, q);
   } else {
-    const double f = -(q + (k - 1));
-    const double sign = std::fmod(s, 2.0) == 0 ? 1.0 : -1.0;
-    negative = sign * (hurwitz_zeta_positive(s, f) - hurwitz_zeta_positive(s, f + k));
+    const double k = -std::floor(q);
+    double negative = 0;
+    if (k <= 64) {
+      for (double j = 0; j < k; ++j) negative += std::pow(q + j, -s);
+    } else {
+      const double f = -(q + (k - 1));
+      const double sign = std::fmod(s, 2.0) == 0 ? 1.0 : -1.0;
+      negative = sign * (hurwitz_zeta_positive(s, f) - hurwitz_zeta_positive(s, f + k));
+    }
+    result = negative + hurwitz_zeta_positive(s, q + k);
   }
-  return negative + hurwitz_zeta_positive(s, q + k);
+  if (result != 0) return result;
+  // Every term underflowed: torch's Cephes form returns 0, or NaN where the
+  // product s (s + 1) ... (s + 22) of its Euler-Maclaurin terms overflows.
+  double product = 1;
+  for (int k = 0; k < 23; ++k) product *= s + k;
+  return std::isinf(product) ? kNaN : 0.0;
+}
+
+// torch.special.zeta(x, q), with Cephes' conventions as torch 1.13: inf at x = 1,
+// NaN for x < 1 and for a negative non-integer q with a non-integer x.
+inline double zeta(double x, double q) {
+  if (x != x || q != q || x < 1) return kNaN;
+  if (x == 1) return kInf;
+  if (q <= 0 && q != std::floor(q) && x != std::floor(x)) return kNaN;
+  return hurwitz_zeta(x, q);
 }
 
 // psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 2.

@@ -26,8 +26,9 @@ RANDOM = {"dropout"}
 # where duplicate indices overwrite each other (torch's too): torch decides alone.
 TORCH_ONLY = {"scatter.src", "scatter_.src"}
 # Arguments without a derivative in torch 1.13 (its backward raises "not implemented", and
-# axle's does too): never made leaves. The incomplete gamma functions' shape parameter.
-NOT_DIFFERENTIABLE = {"igamma": {"self"}, "igammac": {"self"}, "igamma_": {"self"}, "igammac_": {"self"}}
+# axle's does too): never made leaves. The incomplete gamma functions' shape parameter, zeta's x.
+NOT_DIFFERENTIABLE = {"igamma": {"self"}, "igammac": {"self"}, "igamma_": {"self"}, "igammac_": {"self"},
+                      "special_zeta": {"self"}}
 # Per op: samples compared with torch, with finite differences only, and skipped.
 SUMMARY = {}
 

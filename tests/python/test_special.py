@@ -88,6 +88,25 @@ def test_igamma_igammac_float64():
     np.testing.assert_allclose(np.asarray(p + q), 1.0, rtol=1e-13)
 
 
+def test_zeta_matches_torch():
+    x = np.concatenate([rng.uniform(1, 10, 400), 1 + 10 ** rng.uniform(-6, 0, 100), rng.integers(2, 12, 200)])
+    q = np.concatenate([10 ** rng.uniform(-3, 3, 500), rng.uniform(-30, 5, 200)])
+    check(axle.special.zeta(ax(x), ax(q)), torch.special.zeta(th(x), th(q)), rtol=1e-10, atol=1e-300)
+    inf, nan = float("inf"), float("nan")
+    # Cephes' conventions, as torch: inf at x = 1 and the poles, NaN for x < 1, at q = inf, for a negative
+    # non-integer q with a non-integer x, and where every term underflows with a huge x.
+    x = [inf, inf, inf, 1e300, 50, 1, 0.5, 2, 2, 2, 2, 2.5, 3, nan, 2, 3, 3]
+    q = [1, 2, 0.5, 2, 1e-300, 2, 2, inf, -inf, 0, -2, -1.5, -1.5, 1, nan, 1e10, 1e200]
+    check(axle.special.zeta(ax(x), ax(q)), torch.special.zeta(th(x), th(q)), rtol=1e-12)
+    check(axle.special.zeta(axle.tensor([2, 3]), axle.tensor([1, 2])),
+          torch.special.zeta(torch.tensor([2, 3]), torch.tensor([1, 2])), rtol=1e-6)
+    check(axle.special.zeta(2, ax([1.5, 3.0])), torch.special.zeta(2, th([1.5, 3.0])), rtol=1e-12)
+    check(axle.special.zeta(ax([1.5, 3.0]), 2), torch.special.zeta(th([1.5, 3.0]), 2), rtol=1e-12)
+    # the Hurwitz zeta function gives polygamma: psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x)
+    np.testing.assert_allclose(np.asarray(axle.polygamma(3, ax([0.7, 4.2]))),
+                               6 * np.asarray(axle.special.zeta(ax([4.0, 4.0]), ax([0.7, 4.2]))), rtol=1e-14)
+
+
 # ---------------------------------------------------------------- edges, poles, dtypes
 POLES = [-1.0, -2.0, -3.0, -10.0, -1e10]
 
@@ -245,15 +264,18 @@ def _grads(fn, values, module, *extra):
     (lambda m, x: m.special.xlog1py(x, x * 2), [0.1, 1.0, 3.0]),
     (lambda m, x: m.special.gammainc(m.tensor([0.5, 2.0, 7.0], dtype=x.dtype), x), [0.3, 1.0, 9.0]),
     (lambda m, x: m.special.gammaincc(m.tensor([0.5, 2.0, 7.0], dtype=x.dtype), x), [0.3, 1.0, 9.0]),
+    (lambda m, x: m.special.zeta(m.tensor([1.5, 2.0, 7.0], dtype=x.dtype), x), [0.3, 1.0, 9.0]),
 ])
 def test_gradients_match_torch(fn, values):
     np.testing.assert_allclose(_grads(fn, values, axle), _grads(fn, values, torch), rtol=1e-9, atol=1e-12)
 
 
-def test_igamma_has_no_derivative_for_its_shape_parameter():
+@pytest.mark.parametrize("name", ["igamma", "igammac", "special_zeta"])
+def test_no_derivative_for_the_first_argument(name):
     for m in (torch, axle):
-        a = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
-        y = m.igamma(a, m.tensor([0.5, 1.5], dtype=m.float64))
+        a = m.tensor([1.5, 2.0], dtype=m.float64, requires_grad=True)
+        fn = torch.special.zeta if (m is torch and name == "special_zeta") else getattr(m, name)
+        y = fn(a, m.tensor([0.5, 1.5], dtype=m.float64))
         with pytest.raises(NotImplementedError if m is axle else RuntimeError, match="not implemented"):
             y.sum().backward()
 
@@ -309,7 +331,8 @@ def test_shift_promotion_and_errors():
 
 
 # ---------------------------------------------------------------- axle.special
-UNARY_SPECIAL = ["gammaln", "digamma", "psi", "erf", "erfc", "erfcx", "erfinv", "i0", "i0e", "i1", "i1e", "ndtr",
+UNARY_SPECIAL = ["gammaln", "digamma", "psi", "erf", "erfc", "erfcx", "erfinv", "i0", "i0e", "i1", "i1e",
+                 "modified_bessel_i0", "modified_bessel_i1", "ndtr",
                  "ndtri", "log_ndtr", "logit", "expit", "entr", "sinc", "round", "log1p", "expm1", "exp2"]
 
 

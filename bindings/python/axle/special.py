@@ -1,8 +1,8 @@
 """axle.special: torch.special's names that axle serves, as aliases of declared
 operators (lgamma, digamma, polygamma, mvlgamma, erfinv, i0 and special_i1 with
-their exp-scaled forms, special_erfcx, special_ndtri, igamma / igammac, erf,
-sigmoid, ...) or short compositions of them (ndtr, log_ndtr, xlog1py, entr), with
-torch 1.13's dtype rules and edge values. Compared with torch.special in
+their exp-scaled forms, special_erfcx, special_ndtri, igamma / igammac,
+special_zeta, erf, sigmoid, ...) or short compositions of them (ndtr, log_ndtr,
+xlog1py, entr), with torch 1.13's dtype rules and edge values. Compared with torch.special in
 tests/python/test_special.py.
 """
 import builtins as _builtins
@@ -12,7 +12,7 @@ import axle as _axle
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc",
            "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
-           "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlog1py", "xlogy"]
+           "modified_bessel_i0", "modified_bessel_i1", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
 
 
 def _floating(input):
@@ -73,6 +73,11 @@ def i0e(input):
 def i1(input):
     """The modified Bessel function of the first kind of order 1."""
     return _axle.special_i1(input)
+
+
+# torch 1.13's modified_bessel_i0 / _i1 are i0 / i1 computed again (the same values).
+modified_bessel_i0 = i0
+modified_bessel_i1 = i1
 
 
 def i1e(input):
@@ -184,6 +189,11 @@ def softmax(input, dim, *, dtype=None):
 
 def log_softmax(input, dim, *, dtype=None):
     return _axle.log_softmax(input, dim, dtype=dtype)
+
+
+def zeta(input, other):
+    """The Hurwitz zeta function: the sum over k >= 0 of (other + k) ** -input."""
+    return _axle.special_zeta(input, other)
 
 
 def gammainc(input, other):

@@ -122,6 +122,36 @@ std::vector<Sample> igamma_samples(SampleContext& c) {
   return out;
 }
 
+// special_zeta(x, q): x in [1, 6), q in (0, 5) (integers: x from 2, q from 1), and edge pairs.
+std::vector<Sample> zeta_samples(SampleContext& c) {
+  const bool integral = !is_floating_point(c.dtype());
+  const double x0 = integral ? 2 : 1, q0 = integral ? 1 : 0;
+  std::vector<Sample> out;
+  auto add = [&](Tensor a, Tensor x, std::string note) { out.push_back(ok({std::move(a), std::move(x)}, note)); };
+  add(c.make({3, 4}, C, {}, x0, 6), c.make({3, 4}, C, {}, q0, 5), "same shape");
+  add(c.make({3, 1, 4}, C, {}, x0, 6), c.make({5, 4}, C, {}, q0, 5), "broadcast [3, 1, 4] x [5, 4]");
+  add(c.make({}, C, {}, x0, 6), c.make({2, 3}, C, {}, q0, 5), "0-d x [2, 3]");
+  add(c.make({0, 4}, C, {}, x0, 6), c.make({4}, C, {}, q0, 5), "zero-size");
+  add(c.make({3, 4}, Layout::Transposed, {}, x0, 6), c.make({3, 4}, Layout::Stepped, {}, q0, 5),
+      "transposed x stepped");
+  add(c.make({2, 3}, C, {}, x0, 6), c.make({2, 3}, C, kInt32, 1, 5), "mixed dtype with int32");
+  if (!integral) {
+    add(values_of(c, {kInf, 1, 0.5, 2, 2, 2, 2.5, 3, kNaN, 2, 1.0001, 3, 4, 2, 6}),
+        values_of(c, {1, 2, 2, kInf, 0, -2, -1.5, -1.5, 1, kNaN, 1, 1e10, -10.3, -kInf, 1e-3}), "edge values");
+  }
+  out.push_back(fails({c.make({2, 3}), c.make({4})}, "shapes [2, 3] and [4] do not broadcast", "ShapeError"));
+  return out;
+}
+std::vector<Sample> zeta_self_scalar(SampleContext& c) {
+  return {ok({Value(2.5), c.make({3, 4}, C, {}, 1, 5)}, "self 2.5"),
+          ok({Value(int64_t{3}), c.make({2, 3}, Layout::Transposed, {}, 1, 5)}, "self 3, transposed other")};
+}
+std::vector<Sample> zeta_other_scalar(SampleContext& c) {
+  const double x0 = is_floating_point(c.dtype()) ? 1 : 2;
+  return {ok({c.make({3, 4}, C, {}, x0, 6), Value(1.5)}, "other 1.5"),
+          ok({c.make({2, 3}, Layout::Stepped, {}, x0, 6), Value(int64_t{2})}, "other 2, stepped self")};
+}
+
 // In-place forms: self keeps its dtype (a float result into an integer self fails).
 std::vector<Sample> inplace_unary(SampleContext& c, double lo, double hi, const Stack& after = {}) {
   if (!is_floating_point(c.dtype())) {
@@ -155,16 +185,29 @@ std::vector<Sample> igamma_inplace(SampleContext& c) {
 std::vector<OpSamples> pointwise_special_samples() {
   const std::vector<DType> numeric = kNumeric;
   return {
-      {"lgamma", &lgamma_samples, {}, 4},           {"digamma", &digamma_samples, {}, 4},
-      {"polygamma", &polygamma_samples, {}, 4},     {"mvlgamma", &mvlgamma_samples, {}, 4},
-      {"erfinv", &erfinv_samples, {}, 4},           {"i0", &bessel_samples, {}, 4},
-      {"special_i1", &bessel_samples, {}, 4},       {"special_i0e", &bessel_samples, {}, 4},
-      {"special_i1e", &bessel_samples, {}, 4},      {"special_erfcx", &erfcx_samples, {}, 4},
-      {"special_ndtri", &ndtri_samples, {}, 4},     {"igamma", &igamma_samples, {}, 4},
-      {"igammac", &igamma_samples, {}, 4},          {"lgamma_", &lgamma_inplace, numeric, 4},
-      {"digamma_", &lgamma_inplace, numeric, 4},    {"polygamma_", &polygamma_inplace, numeric, 4},
-      {"mvlgamma_", &mvlgamma_inplace, numeric, 4}, {"erfinv_", &erfinv_inplace, numeric, 4},
-      {"i0_", &lgamma_inplace, numeric, 4},         {"igamma_", &igamma_inplace, numeric, 4},
+      {"lgamma", &lgamma_samples, {}, 4},
+      {"digamma", &digamma_samples, {}, 4},
+      {"polygamma", &polygamma_samples, {}, 4},
+      {"mvlgamma", &mvlgamma_samples, {}, 4},
+      {"erfinv", &erfinv_samples, {}, 4},
+      {"i0", &bessel_samples, {}, 4},
+      {"special_i1", &bessel_samples, {}, 4},
+      {"special_i0e", &bessel_samples, {}, 4},
+      {"special_i1e", &bessel_samples, {}, 4},
+      {"special_erfcx", &erfcx_samples, {}, 4},
+      {"special_ndtri", &ndtri_samples, {}, 4},
+      {"igamma", &igamma_samples, {}, 4},
+      {"igammac", &igamma_samples, {}, 4},
+      {"special_zeta", &zeta_samples, {}, 4},
+      {"special_zeta.self_scalar", &zeta_self_scalar, {}, 4},
+      {"special_zeta.other_scalar", &zeta_other_scalar, {}, 4},
+      {"lgamma_", &lgamma_inplace, numeric, 4},
+      {"digamma_", &lgamma_inplace, numeric, 4},
+      {"polygamma_", &polygamma_inplace, numeric, 4},
+      {"mvlgamma_", &mvlgamma_inplace, numeric, 4},
+      {"erfinv_", &erfinv_inplace, numeric, 4},
+      {"i0_", &lgamma_inplace, numeric, 4},
+      {"igamma_", &igamma_inplace, numeric, 4},
       {"igammac_", &igamma_inplace, numeric, 4},
   };
 }

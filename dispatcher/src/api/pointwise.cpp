@@ -32,6 +32,7 @@ Tensor polygamma(int64_t n, const Tensor& t) { return detail::call_one(AXLE_OP("
 Tensor mvlgamma(const Tensor& t, int64_t p) { return detail::call_one(AXLE_OP("mvlgamma"), t, p); }
 Tensor igamma(const Tensor& a, const Tensor& x) { return detail::call_one(AXLE_OP("igamma"), a, x); }
 Tensor igammac(const Tensor& a, const Tensor& x) { return detail::call_one(AXLE_OP("igammac"), a, x); }
+Tensor special_zeta(const Tensor& x, const Tensor& q) { return detail::call_one(AXLE_OP("special_zeta"), x, q); }
 Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) {
   return detail::call_one(AXLE_OP("bitwise_left_shift.Tensor"), a, b);
 }

@@ -83,6 +83,7 @@ void special_erfcx(VjpContext& c);
 void special_ndtri(VjpContext& c);
 void igamma(VjpContext& c);  // other only: torch has no derivative for self
 void igammac(VjpContext& c);
+void special_zeta(VjpContext& c);  // other only, as torch
 
 // ---- activations
 void relu6(VjpContext& c);

@@ -220,5 +220,12 @@ void special_ndtri(VjpContext& c) {
 }
 void igamma(VjpContext& c) { c.set(1, igamma_dx(c, "igamma")); }
 void igammac(VjpContext& c) { c.set(1, -igamma_dx(c, "igammac")); }
+// d/dq zeta(x, q) = -x zeta(x + 1, q); torch has no formula for d/dx.
+void special_zeta(VjpContext& c) {
+  AXLE_CHECK(!c.needs(0), NotImplementedError,
+             "the derivative for 'special_zeta' with respect to self is not implemented (as in torch)");
+  const Tensor& x = c.input(0);
+  c.set(1, -g(c) * x * call(AXLE_OP("special_zeta"), x + scalar(1.0), c.input(1)));
+}
 
 }  // namespace axle::derivatives

@@ -1,7 +1,7 @@
 // Special functions of the pointwise family: lgamma, digamma, polygamma,
 // mvlgamma (a composite of lgamma), erfinv, the modified Bessel functions i0,
 // special_i1 and their exp-scaled forms, special_erfcx, special_ndtri, the
-// regularized incomplete gamma functions igamma / igammac, and the in-place
+// regularized incomplete gamma functions igamma / igammac, special_zeta, and the in-place
 // forms torch has. Integer and bool inputs give the default float dtype.
 #include "../api/op_handle.h"
 #include "../derivatives/derivatives.h"
@@ -38,6 +38,24 @@ void igamma_shape(ShapeContext& c) {
   AXLE_CHECK(is_floating_point(d), DTypeError, c.op, ": \"", kernel, "_cpu\" not implemented for '", torch_type_name(d),
              "'");
   c.outputs = {{broadcast(a.sizes(), b.sizes()), d}};
+}
+
+// special_zeta(x, q): broadcast and promoted; integer and bool results give the default float dtype.
+void zeta_shape(ShapeContext& c) {
+  const Tensor& a = c.arg(0).tensor();
+  const Tensor& b = c.arg(1).tensor();
+  const DType d = result_type({&a, &b});
+  c.outputs = {{broadcast(a.sizes(), b.sizes()), is_floating_point(d) ? d : get_default_dtype()}};
+}
+
+// The Scalar overloads of special_zeta: the number as a wrapped 0-d tensor.
+Stack zeta_self_scalar(const Stack& a) {
+  const Tensor& other = a[1].tensor();
+  return detail::call(AXLE_OP("special_zeta"), scalar_to_tensor(a[0].scalar(), other.device()), other);
+}
+Stack zeta_other_scalar(const Stack& a) {
+  const Tensor& self = a[0].tensor();
+  return detail::call(AXLE_OP("special_zeta"), self, scalar_to_tensor(a[1].scalar(), self.device()));
 }
 
 // mvlgamma(x, p) = sum over j < p of lgamma(x - j/2) + p (p - 1) / 4 * log(pi).
@@ -144,6 +162,19 @@ std::vector<OpDecl> pointwise_special_ops() {
        .doc = "The regularized upper incomplete gamma function Q(self, other) = 1 - P(self, other).",
        .flags = kPointwise,
        .derivative = {.vjp = &derivatives::igammac, .saves = save_arg(0) | save_arg(1)}},
+      {.schema = "special_zeta(Tensor self, Tensor other) -> Tensor",
+       .shape = &zeta_shape,
+       .doc = "The Hurwitz zeta function: the sum over k >= 0 of (other + k)^-self.",
+       .flags = kPointwise,
+       .derivative = {.vjp = &derivatives::special_zeta, .saves = save_arg(0) | save_arg(1)}},
+      {.schema = "special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor",
+       .composite = &zeta_self_scalar,
+       .doc = "special_zeta with self a number.",
+       .derivative = {.decomposes = true}},
+      {.schema = "special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor",
+       .composite = &zeta_other_scalar,
+       .doc = "special_zeta with other a number.",
+       .derivative = {.decomposes = true}},
       {.schema = "lgamma_(Tensor(a!) self) -> Tensor(a!)",
        .shape = &inplace<&float_unary_shape>,
        .doc = "In-place lgamma.",

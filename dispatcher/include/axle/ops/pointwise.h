@@ -38,6 +38,7 @@ AXLE_API Tensor polygamma(int64_t n, const Tensor& t);
 AXLE_API Tensor mvlgamma(const Tensor& t, int64_t p);
 AXLE_API Tensor igamma(const Tensor& a, const Tensor& x);
 AXLE_API Tensor igammac(const Tensor& a, const Tensor& x);
+AXLE_API Tensor special_zeta(const Tensor& x, const Tensor& q);
 // Shifts of integer tensors (torch 1.13's semantics for counts outside [0, bits)).
 AXLE_API Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);
 AXLE_API Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
