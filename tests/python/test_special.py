@@ -402,3 +402,20 @@ def test_special_namespace():
     for name in special.__all__:
         assert hasattr(torch.special, name), name
         assert callable(getattr(special, name))
+
+
+@pytest.mark.parametrize("name, args", [("gammaln", (2.5,)), ("ndtr", (0.3,)), ("log_ndtr", (-3.0,)),
+                                        ("xlog1py", (2.0, 0.5)), ("zeta", (2.0, 1.5)), ("polygamma", (2, 0.7))])
+def test_special_out(name, args):
+    def call(m, out):
+        values = [m.tensor([a, a + 1], dtype=m.float32) if isinstance(a, float) else a for a in args]
+        return getattr(m.special, name)(*values, out=out)
+
+    out, tout = axle.empty(5, dtype=axle.float64), torch.empty(0, dtype=torch.float64)  # out is resized
+    assert call(axle, out) is out
+    call(torch, tout)
+    check(out, tout, rtol=1e-6)
+    with pytest.raises(RuntimeError):
+        call(torch, torch.empty(0, dtype=torch.int64))
+    with pytest.raises(axle.AxleError, match="%s: result type float32 can't be cast" % name):
+        call(axle, axle.empty(2, dtype=axle.int64))
