@@ -207,6 +207,7 @@ const std::vector<OpSamples>& all_samples() {
         &creation_samples,
         &copy_samples,
         &pointwise_samples,
+        &pointwise_special_samples,
         &reduction_samples,
         &blas_samples,
         &indexing_samples,

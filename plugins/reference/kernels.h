@@ -19,6 +19,7 @@ axle_status register_pointwise_comparison(const axle_registrar* r);
 axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_unary_math(const axle_registrar* r);
 axle_status register_pointwise_binary_math(const axle_registrar* r);
+axle_status register_pointwise_special(const axle_registrar* r);
 axle_status register_reduction(const axle_registrar* r);
 axle_status register_blas(const axle_registrar* r);
 axle_status register_blas_matmul(const axle_registrar* r);

@@ -21,6 +21,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_pointwise_unary,
       &register_pointwise_unary_math,
       &register_pointwise_binary_math,
+      &register_pointwise_special,
       &register_reduction,
       &register_blas,
       &register_blas_matmul,

@@ -1,8 +1,9 @@
 // Table-driven binary math: maximum, minimum, atan2, remainder, fmod, pow, the
-// logical and the bitwise ops. Each table entry (the kernel's user_data) gives a
+// logical and the bitwise ops, and the shifts. Each table entry (the kernel's user_data) gives a
 // floating form and an integer form; integer division by zero is an error.
 #include "kernels.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -82,6 +83,27 @@ axle_status binary_math(void* user_data, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+// Shifts as torch 1.13's CPU kernels compute them: C's shifts, whose count the
+// hardware takes modulo 64 for int64 results and modulo 32 for the narrower types
+// (computed as int); a left shift wraps. user_data: non-null for a left shift.
+axle_status shift(void* user_data, const axle_kernel_call* c) {
+  const axle_tensor_view& out = c->outputs[0];
+  const int64_t mask = out.dtype == AXLE_DTYPE_INT64 ? 63 : 31;
+  const std::array<const axle_tensor_view*, 2> in = {&arg_tensor(c, 0), &arg_tensor(c, 1)};
+  if (user_data)
+    map_elements<int64_t, 2>(
+        out, in, [mask](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) << (y & mask)); });
+  else  // x first converted to the result dtype (a number -5 shifted as uint8 is 251)
+    map_elements<int64_t, 2>(out, in, [mask, d = out.dtype](int64_t x, int64_t y) {
+      char buf[8];
+      store_from<int64_t>(buf, d, x);
+      return load_as<int64_t>(buf, d) >> (y & mask);
+    });
+  return AXLE_OK;
+}
+
+int kLeft = 1;
+
 }  // namespace
 
 axle_status register_pointwise_binary_math(const axle_registrar* r) {
@@ -89,7 +111,9 @@ axle_status register_pointwise_binary_math(const axle_registrar* r) {
     if (axle_status s =
             r->register_kernel(r->context, op.op, "cpu", &binary_math, const_cast<BinaryMath*>(&op), AXLE_HERE))
       return s;
-  return AXLE_OK;
+  if (axle_status s = r->register_kernel(r->context, "bitwise_left_shift.Tensor", "cpu", &shift, &kLeft, AXLE_HERE))
+    return s;
+  return r->register_kernel(r->context, "bitwise_right_shift.Tensor", "cpu", &shift, nullptr, AXLE_HERE);
 }
 
 }  // namespace axle::reference

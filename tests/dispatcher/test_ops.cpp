@@ -240,3 +240,28 @@ TEST_CASE("unary math through the C++ API follows torch's dtype rules") {
   CHECK_THROWS_AS(axle::frac(from({1}, {1}, kInt64)), DTypeError);
   CHECK_THROWS_AS(axle::abs(from({1}, {1}, kBool)), DTypeError);
 }
+
+TEST_CASE("special functions and shifts through the C++ API") {
+  const double pi = 3.14159265358979323846, euler = 0.57721566490153286061;
+  auto one = [](const Tensor& t) { return values(t).at(0); };
+  const Tensor half = from({0.5}, {1}, kFloat64), unit = from({1}, {1}, kFloat64);
+  CHECK(one(axle::lgamma(half)) == doctest::Approx(0.5 * std::log(pi)).epsilon(1e-14));
+  CHECK(one(axle::digamma(unit)) == doctest::Approx(-euler).epsilon(1e-14));
+  CHECK(one(axle::polygamma(1, unit)) == doctest::Approx(pi * pi / 6).epsilon(1e-14));
+  CHECK(one(axle::special_zeta(from({2}, {1}, kFloat64), unit)) == doctest::Approx(pi * pi / 6).epsilon(1e-14));
+  CHECK(one(axle::mvlgamma(half + 2, 1)) == doctest::Approx(std::lgamma(2.5)).epsilon(1e-14));
+  CHECK(one(axle::erf(axle::erfinv(half))) == doctest::Approx(0.5).epsilon(1e-15));
+  CHECK(one(axle::i0(from({0}, {1}, kFloat64))) == 1);
+  CHECK(one(axle::igamma(unit, from({2}, {1}, kFloat64))) == doctest::Approx(1 - std::exp(-2.0)).epsilon(1e-14));
+  CHECK(one(axle::igammac(unit, from({2}, {1}, kFloat64))) == doctest::Approx(std::exp(-2.0)).epsilon(1e-14));
+  CHECK(axle::lgamma(from({3}, {1}, kInt64)).dtype() == kFloat32);
+  CHECK_THROWS_AS(axle::polygamma(-1, unit), ValueError);
+  CHECK_THROWS_AS(axle::igamma(from({1}, {1}, kInt64), from({1}, {1}, kInt64)), DTypeError);
+  // Shifts: counts outside [0, bits) as torch 1.13 (modulo 32 for the narrow types: int8 1 << 9 is 0).
+  const Tensor a = from({1, -8, 100}, {3}, kInt8), n = from({7, 9, -1}, {3}, kInt8);
+  CHECK(values(a << n) == std::vector<double>{-128, 0, 0});
+  CHECK(values(a >> n) == std::vector<double>{0, -1, 0});
+  CHECK(values(a >> 2) == std::vector<double>{0, -2, 25});
+  CHECK((a << 1).dtype() == kInt8);
+  CHECK_THROWS_AS(from({1.5}, {1}) << 1, DTypeError);
+}

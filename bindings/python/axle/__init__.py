@@ -462,3 +462,4 @@ from . import accelerator  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401
 from . import serialization  # noqa: E402,F401
+from . import special  # noqa: E402,F401

@@ -10,8 +10,7 @@ tensor-creation helpers (result_type, can_cast, as_tensor, asarray ...).
 where torch has one, only when that name is not there yet: a declared op always
 wins. Everything here is compared with torch in tests/python/test_composites_math.py.
 
-Left out on purpose: lgamma / digamma / erfinv (no composition of axle's ops is
-accurate to float64 rounding), poisson (no exact sampler from uniform draws that
+Left out on purpose: poisson (no exact sampler from uniform draws that
 is not a per-element loop), the 2 / -2 / 'nuc' matrix norms (they need an SVD),
 and cummax / cummin (shape helpers provide them).
 """

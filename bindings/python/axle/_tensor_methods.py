@@ -1,7 +1,7 @@
 """Tensor methods and operators torch has that are spellings of declared ops
 (so they are written here, in Python, and not declared again): the Python
 operators the C type leaves out (``**``, ``//``, ``%``, ``&``, ``|``, ``^``,
-``~``, ``abs()``, unary ``+`` and their reflected and in-place forms), dtype
+``<<``, ``>>``, ``~``, ``abs()``, unary ``+`` and their reflected and in-place forms), dtype
 casts (``.float()`` ... ``.type_as()``), ``.T`` / ``.mT`` / ``.H`` / ``.mH``,
 the ``new_*`` factories, aliases (``swapaxes``, ``view_as``, ``nelement``...)
 and the comparisons ``isclose`` / ``allclose`` / ``equal``. Every entry is
@@ -59,6 +59,10 @@ def install(axle):
     Tensor.__rmod__ = lambda self, other: axle.remainder(scalar_operand(other, self), self)
     Tensor.__imod__ = in_place("__imod__", axle.remainder)
     for name, fn in (("and", axle.bitwise_and), ("or", axle.bitwise_or), ("xor", axle.bitwise_xor)):
+        setattr(Tensor, "__%s__" % name, (lambda f: lambda self, other: f(self, other))(fn))
+        setattr(Tensor, "__r%s__" % name, (lambda f: lambda self, other: f(scalar_operand(other, self), self))(fn))
+        setattr(Tensor, "__i%s__" % name, in_place("__i%s__" % name, fn))
+    for name, fn in (("lshift", axle.bitwise_left_shift), ("rshift", axle.bitwise_right_shift)):
         setattr(Tensor, "__%s__" % name, (lambda f: lambda self, other: f(self, other))(fn))
         setattr(Tensor, "__r%s__" % name, (lambda f: lambda self, other: f(scalar_operand(other, self), self))(fn))
         setattr(Tensor, "__i%s__" % name, in_place("__i%s__" % name, fn))
@@ -171,6 +175,7 @@ def install(axle):
     Tensor.nelement = lambda self: self.numel()
     Tensor.ndimension = lambda self: self.dim()
     Tensor.zero_ = lambda self: self.fill_(0)
+    Tensor.polygamma = lambda self, n: axle.polygamma(n, self)  # torch's method takes n after self
 
     # ---------------------------------------------------------------- in-place random fills
     def uniform_(self, a=0.0, b=1.0, generator=None):
@@ -219,6 +224,8 @@ def install(axle):
 
     def logit(input, eps=None):
         """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given (torch.logit)."""
+        if input.dtype == axle.bool:
+            input = input.to(axle.get_default_dtype())
         p = input if eps is None else axle.clamp(input, eps, 1 - eps)
         return axle.log(p / (1 - p))
 

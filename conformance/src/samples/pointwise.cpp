@@ -1,6 +1,8 @@
 // Samples for the pointwise ops (dispatcher/src/ops/pointwise.cpp).
 #include "samples.h"
 
+#include <string>
+
 namespace axle::conformance {
 namespace {
 
@@ -31,6 +33,37 @@ std::vector<Sample> bitwise_samples(SampleContext& c) {
   out.push_back(fails({c.make({2}), c.make({2}, Layout::Contiguous, kFloat32)}, "float operand", "DTypeError"));
   return out;
 }
+// Shifts: integer counts in [-3, 12) (past int8's width), then in [-70, 70)
+// (past every width, taken modulo it as torch 1.13 does), and the Scalar forms.
+const std::vector<DType> kIntegral = {kInt8, kUInt8, kInt16, kInt32, kInt64};
+std::vector<Sample> shift_samples(SampleContext& c) {
+  std::vector<Sample> out = binary_samples(c, {}, -3, 12);
+  out.push_back(ok({c.make({4, 5}), c.make({4, 5}, Layout::Contiguous, {}, -70, 70)}, "counts in [-70, 70)"));
+  out.push_back(fails({c.make({2}), c.make({2}, Layout::Contiguous, kFloat32)}, "float operand", "DTypeError"));
+  out.push_back(fails({c.make({2}, Layout::Contiguous, kBool), c.make({2}, Layout::Contiguous, kBool)}, "bool operands",
+                      "DTypeError"));
+  return out;
+}
+std::vector<Sample> shift_scalar_other(SampleContext& c) {
+  std::vector<Sample> out;
+  for (int64_t count : {0, 3, 7, 8, 31, 33, 63, 64, 70, -1})
+    out.push_back(ok({c.make({3, 4}), Value(count)}, "count " + std::to_string(count)));
+  out.push_back(fails({c.make({2}), Value(1.5)}, "float count", "DTypeError"));
+  return out;
+}
+std::vector<Sample> shift_scalar_self(SampleContext& c) {
+  std::vector<Sample> out;
+  for (int64_t v : {1, -5, 100})
+    out.push_back(ok({Value(v), c.make({3, 4}, Layout::Contiguous, {}, -3, 12)}, "value " + std::to_string(v)));
+  return out;
+}
+std::vector<Sample> shift_inplace(SampleContext& c) {
+  const Layout C = Layout::Contiguous;
+  return {ok({c.make({3, 4}), c.make({4}, C, {}, -3, 12)}, "broadcast other"),
+          ok({c.make({3, 4}, Layout::Transposed), c.make({}, C, {}, 0, 12)}, "transposed self, 0-d other"),
+          fails({c.make({4}), c.make({3, 4}, C, {}, 0, 6)}, "other broadcasts beyond self", "ShapeError")};
+}
+
 std::vector<Sample> sub_bool_fails(SampleContext& c) {
   if (c.dtype() != kBool) return add_samples(c);
   return {fails({c.make({2}), c.make({2})}, "two bool tensors", "DTypeError")};
@@ -90,6 +123,16 @@ std::vector<OpSamples> pointwise_samples() {
       {"bitwise_and.Tensor", &bitwise_samples, kIntegralAndBool},
       {"bitwise_or.Tensor", &bitwise_samples, kIntegralAndBool},
       {"bitwise_xor.Tensor", &bitwise_samples, kIntegralAndBool},
+      {"bitwise_left_shift.Tensor", &shift_samples, kIntegral},
+      {"bitwise_right_shift.Tensor", &shift_samples, kIntegral},
+      {"bitwise_left_shift.Tensor_Scalar", &shift_scalar_other, kIntegral},
+      {"bitwise_right_shift.Tensor_Scalar", &shift_scalar_other, kIntegral},
+      {"bitwise_left_shift.Scalar_Tensor", &shift_scalar_self, kIntegral},
+      {"bitwise_right_shift.Scalar_Tensor", &shift_scalar_self, kIntegral},
+      {"bitwise_left_shift_.Tensor", &shift_inplace, kIntegral},
+      {"bitwise_right_shift_.Tensor", &shift_inplace, kIntegral},
+      {"bitwise_left_shift_.Tensor_Scalar", &shift_scalar_other, kIntegral},
+      {"bitwise_right_shift_.Tensor_Scalar", &shift_scalar_other, kIntegral},
       {"neg", &bool_rejected},
       {"abs", &bool_rejected},
       {"floor", &bool_rejected},

@@ -10,6 +10,7 @@ namespace axle::conformance {
 std::vector<OpSamples> creation_samples();
 std::vector<OpSamples> copy_samples();
 std::vector<OpSamples> pointwise_samples();
+std::vector<OpSamples> pointwise_special_samples();
 std::vector<OpSamples> reduction_samples();
 std::vector<OpSamples> blas_samples();
 std::vector<OpSamples> indexing_samples();

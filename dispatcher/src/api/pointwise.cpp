@@ -28,6 +28,21 @@ Tensor exp(const Tensor& t) { return detail::call_one(AXLE_OP("exp"), t); }
 AXLE_UNARY_MATH_OPS(AXLE_DEFINE_UNARY)
 #undef AXLE_DEFINE_UNARY
 Tensor relu(const Tensor& t) { return detail::call_one(AXLE_OP("relu"), t); }
+Tensor polygamma(int64_t n, const Tensor& t) { return detail::call_one(AXLE_OP("polygamma"), n, t); }
+Tensor mvlgamma(const Tensor& t, int64_t p) { return detail::call_one(AXLE_OP("mvlgamma"), t, p); }
+Tensor igamma(const Tensor& a, const Tensor& x) { return detail::call_one(AXLE_OP("igamma"), a, x); }
+Tensor igammac(const Tensor& a, const Tensor& x) { return detail::call_one(AXLE_OP("igammac"), a, x); }
+Tensor special_zeta(const Tensor& x, const Tensor& q) { return detail::call_one(AXLE_OP("special_zeta"), x, q); }
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) {
+  return detail::call_one(AXLE_OP("bitwise_left_shift.Tensor"), a, b);
+}
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
+  return detail::call_one(AXLE_OP("bitwise_right_shift.Tensor"), a, b);
+}
+Tensor operator<<(const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }
+Tensor operator>>(const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }
+Tensor operator<<(const Tensor& a, const Scalar& b) { return bitwise_left_shift(a, scalar_to_tensor(b)); }
+Tensor operator>>(const Tensor& a, const Scalar& b) { return bitwise_right_shift(a, scalar_to_tensor(b)); }
 Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
 Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }

@@ -71,6 +71,19 @@ void fmod(VjpContext& c);
 void pow_tensor_scalar(VjpContext& c);
 void pow_scalar(VjpContext& c);
 void pow_tensor_tensor(VjpContext& c);
+void lgamma(VjpContext& c);
+void digamma(VjpContext& c);
+void polygamma(VjpContext& c);
+void erfinv(VjpContext& c);
+void i0(VjpContext& c);
+void special_i1(VjpContext& c);
+void special_i0e(VjpContext& c);
+void special_i1e(VjpContext& c);
+void special_erfcx(VjpContext& c);
+void special_ndtri(VjpContext& c);
+void igamma(VjpContext& c);  // other only: torch has no derivative for self
+void igammac(VjpContext& c);
+void special_zeta(VjpContext& c);  // other only, as torch
 
 // ---- activations
 void relu6(VjpContext& c);

@@ -163,3 +163,69 @@ void pow_tensor_tensor(VjpContext& c) {
 }
 
 }  // namespace axle::derivatives
+
+// ---- special functions (ops/pointwise_special.cpp), torch's formulas.
+namespace axle::derivatives {
+
+namespace {
+Tensor polygamma_of(int64_t n, const Tensor& x) { return call(AXLE_OP("polygamma"), n, x); }
+double epsilon_of(DType d) {
+  switch (d) {
+    case kFloat16: return 0x1p-10;
+    case kBFloat16: return 0x1p-7;
+    case kFloat32: return 0x1p-23;
+    default: return 0x1p-52;
+  }
+}
+// i1 and i1e at x = 0: the limit 1/2 (x's magnitude at most epsilon counts as 0).
+void bessel_i1_like(VjpContext& c, const OpHandle& order0, bool scaled) {
+  const Tensor& x = c.input(0);
+  const double eps = epsilon_of(c.dtype(0));
+  const Tensor not_tiny = gt(axle::abs(x), scalar(eps));
+  const Tensor safe = axle::where(not_tiny, x, scalar(eps));
+  const Tensor slope = scaled ? sign_of(safe) + axle::reciprocal(safe) : axle::reciprocal(safe);
+  const Tensor dx = call(order0, safe) - c.result(0) * slope;
+  c.set(0, g(c) * axle::where(not_tiny, dx, scalar(0.5)));
+}
+// d/dx P(a, x) = x^(a-1) e^-x / Gamma(a); torch has no formula for d/da.
+Tensor igamma_dx(VjpContext& c, const char* op) {
+  AXLE_CHECK(!c.needs(0), NotImplementedError, "the derivative for '", op,
+             "' with respect to self (the shape parameter) is not implemented (as in torch)");
+  const Tensor& a = c.input(0);
+  const Tensor& x = c.input(1);
+  return g(c) * axle::exp((a - scalar(1.0)) * op1(AXLE_OP("log"), x) - x - op1(AXLE_OP("lgamma"), a));
+}
+}  // namespace
+
+void lgamma(VjpContext& c) { c.set(0, g(c) * op1(AXLE_OP("digamma"), c.input(0))); }
+void digamma(VjpContext& c) { c.set(0, g(c) * polygamma_of(1, c.input(0))); }
+void polygamma(VjpContext& c) { c.set(1, g(c) * polygamma_of(c.arg(0).to_int() + 1, c.input(1))); }
+void erfinv(VjpContext& c) {
+  const Tensor& r = c.result(0);
+  c.set(0, g(c) * axle::exp(r * r) * scalar(std::sqrt(std::numbers::pi) / 2));
+}
+void i0(VjpContext& c) { c.set(0, g(c) * op1(AXLE_OP("special_i1"), c.input(0))); }
+void special_i1(VjpContext& c) { bessel_i1_like(c, AXLE_OP("i0"), false); }
+void special_i0e(VjpContext& c) {
+  const Tensor& x = c.input(0);
+  c.set(0, g(c) * (op1(AXLE_OP("special_i1e"), x) - sign_of(x) * c.result(0)));
+}
+void special_i1e(VjpContext& c) { bessel_i1_like(c, AXLE_OP("special_i0e"), true); }
+void special_erfcx(VjpContext& c) {
+  c.set(0, g(c) * (c.input(0) * c.result(0) * scalar(2.0) - scalar(2.0 / std::sqrt(std::numbers::pi))));
+}
+void special_ndtri(VjpContext& c) {
+  const Tensor& r = c.result(0);
+  c.set(0, g(c) * axle::exp(r * r * scalar(0.5)) * scalar(std::sqrt(2 * std::numbers::pi)));
+}
+void igamma(VjpContext& c) { c.set(1, igamma_dx(c, "igamma")); }
+void igammac(VjpContext& c) { c.set(1, -igamma_dx(c, "igammac")); }
+// d/dq zeta(x, q) = -x zeta(x + 1, q); torch has no formula for d/dx.
+void special_zeta(VjpContext& c) {
+  AXLE_CHECK(!c.needs(0), NotImplementedError,
+             "the derivative for 'special_zeta' with respect to self is not implemented (as in torch)");
+  const Tensor& x = c.input(0);
+  c.set(1, -g(c) * x * call(AXLE_OP("special_zeta"), x + scalar(1.0), c.input(1)));
+}
+
+}  // namespace axle::derivatives

@@ -16,6 +16,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::creation_ops,
         &shape::copy_ops,
         &shape::pointwise_ops,
+        &shape::pointwise_special_ops,
         &shape::reduction_ops,
         &shape::blas_ops,
         &shape::indexing_ops,

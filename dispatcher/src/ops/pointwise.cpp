@@ -1,9 +1,12 @@
 // Pointwise ops: add, sub, mul, div (broadcast + promotion), their in-place
-// forms, comparisons, and unary neg, exp, relu.
+// forms, comparisons, logical and bitwise ops with the shifts, and unary math.
+#include "../api/op_handle.h"
 #include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
+
+#include <string_view>
 
 namespace axle::shape {
 namespace {
@@ -83,6 +86,30 @@ void bitwise_shape(ShapeContext& c) {
   AXLE_CHECK(!is_floating_point(c.outputs[0].dtype), DTypeError, c.op, ": not implemented for ",
              dtype_name(c.outputs[0].dtype), " (integral and bool tensors only)");
 }
+
+// Shifts: integral only, as torch's lshift_cpu / rshift_cpu (no bool, no floating).
+void shift_shape(ShapeContext& c) {
+  binary_common(c);
+  const DType d = c.outputs[0].dtype;
+  const bool left = std::string_view(c.op).starts_with("bitwise_left");
+  AXLE_CHECK(is_integral(d, false), DTypeError, c.op, ": \"", left ? "lshift_cpu" : "rshift_cpu",
+             "\" not implemented for '", torch_type_name(d), "'");
+}
+
+// The Scalar overloads of the shifts: the number as a wrapped 0-d tensor (it
+// takes the tensor's dtype), then the Tensor overload `Op`.
+template <const char* Op>
+Stack shift_scalar_other(const Stack& a) {
+  const Tensor& self = a[0].tensor();
+  return detail::call(AXLE_OP(Op), self, scalar_to_tensor(a[1].scalar(), self.device()));
+}
+template <const char* Op>
+Stack shift_scalar_self(const Stack& a) {
+  const Tensor& other = a[1].tensor();
+  return detail::call(AXLE_OP(Op), scalar_to_tensor(a[0].scalar(), other.device()), other);
+}
+constexpr char kLshift[] = "bitwise_left_shift.Tensor", kRshift[] = "bitwise_right_shift.Tensor",
+               kLshiftInplace[] = "bitwise_left_shift_.Tensor", kRshiftInplace[] = "bitwise_right_shift_.Tensor";
 
 void div_shape(ShapeContext& c) {
   binary_common(c);
@@ -268,6 +295,50 @@ std::vector<OpDecl> pointwise_ops() {
        .doc = "self ^ other.",
        .flags = kPointwise,
        .derivative = {.none = "integer or bool output"}},
+      {.schema = "bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+       .shape = &shift_shape,
+       .doc = "self << other (integers; counts taken modulo the computation's width, as torch 1.13).",
+       .flags = kPointwise,
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
+       .composite = &shift_scalar_other<kLshift>,
+       .doc = "self << other, other a number.",
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+       .composite = &shift_scalar_self<kLshift>,
+       .doc = "self << other, self a number.",
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+       .shape = &shift_shape,
+       .doc = "self >> other, arithmetic (integers; counts taken modulo the computation's width, as torch 1.13).",
+       .flags = kPointwise,
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
+       .composite = &shift_scalar_other<kRshift>,
+       .doc = "self >> other, other a number.",
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+       .composite = &shift_scalar_self<kRshift>,
+       .doc = "self >> other, self a number.",
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+       .shape = &inplace<&shift_shape>,
+       .doc = "In-place bitwise_left_shift.",
+       .kernel_op = "bitwise_left_shift.Tensor",
+       .flags = kPointwise},
+      {.schema = "bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+       .composite = &shift_scalar_other<kLshiftInplace>,
+       .doc = "In-place bitwise_left_shift by a number.",
+       .derivative = {.none = "integer output"}},
+      {.schema = "bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+       .shape = &inplace<&shift_shape>,
+       .doc = "In-place bitwise_right_shift.",
+       .kernel_op = "bitwise_right_shift.Tensor",
+       .flags = kPointwise},
+      {.schema = "bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+       .composite = &shift_scalar_other<kRshiftInplace>,
+       .doc = "In-place bitwise_right_shift by a number.",
+       .derivative = {.none = "integer output"}},
       {.schema = "neg(Tensor self) -> Tensor",
        .shape = &neg_shape,
        .doc = "-self.",

@@ -48,6 +48,7 @@ void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = t
 std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
 std::vector<OpDecl> pointwise_ops();
+std::vector<OpDecl> pointwise_special_ops();
 std::vector<OpDecl> reduction_ops();
 std::vector<OpDecl> blas_ops();
 std::vector<OpDecl> indexing_ops();

@@ -25,13 +25,27 @@ AXLE_API Tensor neg(const Tensor& t);
 #define AXLE_UNARY_MATH_OPS(X)                                                                                    \
   X(abs) X(sign) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p) X(sqrt) X(rsqrt) X(reciprocal) X(sin) X(cos) \
   X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(erf) X(erfc) X(floor) X(ceil) X(trunc)      \
-  X(frac) X(square)
+  X(frac) X(square) X(lgamma) X(digamma) X(erfinv) X(i0) X(special_i1) X(special_i0e) X(special_i1e)         \
+  X(special_erfcx) X(special_ndtri)
 // clang-format on
 #define AXLE_DECLARE_UNARY(name) AXLE_API Tensor name(const Tensor& t);
 AXLE_UNARY_MATH_OPS(AXLE_DECLARE_UNARY)
 #undef AXLE_DECLARE_UNARY
 AXLE_API Tensor exp(const Tensor& t);
 AXLE_API Tensor relu(const Tensor& t);
+// Special functions (dispatcher/src/ops/pointwise_special.cpp) with two arguments.
+AXLE_API Tensor polygamma(int64_t n, const Tensor& t);
+AXLE_API Tensor mvlgamma(const Tensor& t, int64_t p);
+AXLE_API Tensor igamma(const Tensor& a, const Tensor& x);
+AXLE_API Tensor igammac(const Tensor& a, const Tensor& x);
+AXLE_API Tensor special_zeta(const Tensor& x, const Tensor& q);
+// Shifts of integer tensors (torch 1.13's semantics for counts outside [0, bits)).
+AXLE_API Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);
+AXLE_API Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<<(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator>>(const Tensor& a, const Tensor& b);
+AXLE_API Tensor operator<<(const Tensor& a, const Scalar& b);
+AXLE_API Tensor operator>>(const Tensor& a, const Scalar& b);
 
 AXLE_API Tensor operator+(const Tensor& a, const Tensor& b);
 AXLE_API Tensor operator-(const Tensor& a, const Tensor& b);
