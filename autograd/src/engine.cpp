@@ -64,17 +64,22 @@ class Engine {
     // Every node reachable from the roots, children before parents.
     std::vector<Node*> post_order;
     {
+      // One root at a time: a root marked visited before its turn could be the
+      // child of another root (a multi-output node seeded through one output
+      // and reached through a view of another) and land after its parent.
       std::vector<std::pair<Node*, size_t>> stack;
-      for (const Edge& r : roots)
-        if (r.valid() && state.emplace(r.fn.get(), NodeState{}).second) stack.emplace_back(r.fn.get(), 0);
-      while (!stack.empty()) {
-        auto& [n, next] = stack.back();
-        if (next < n->next_edges().size()) {
-          Node* child = n->next_edges()[next++].fn.get();
-          if (child && state.emplace(child, NodeState{}).second) stack.emplace_back(child, 0);
-        } else {
-          post_order.push_back(n);
-          stack.pop_back();
+      for (const Edge& r : roots) {
+        if (!r.valid() || !state.emplace(r.fn.get(), NodeState{}).second) continue;
+        stack.emplace_back(r.fn.get(), 0);
+        while (!stack.empty()) {
+          auto& [n, next] = stack.back();
+          if (next < n->next_edges().size()) {
+            Node* child = n->next_edges()[next++].fn.get();
+            if (child && state.emplace(child, NodeState{}).second) stack.emplace_back(child, 0);
+          } else {
+            post_order.push_back(n);
+            stack.pop_back();
+          }
         }
       }
     }

@@ -217,6 +217,8 @@ const std::vector<OpSamples>& all_samples() {
         &conv_pool_samples,
         &conv_pool_backward_samples,
         &nn_backward_samples,
+        &linalg_samples,
+        &linalg_decomp_samples,
     };
     // clang-format on
     for (auto family : families) {

@@ -29,5 +29,7 @@ axle_status register_views(const axle_registrar* r);
 axle_status register_activations(const axle_registrar* r);
 axle_status register_nn(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
+axle_status register_linalg(const axle_registrar* r);
+axle_status register_linalg_decomp(const axle_registrar* r);
 
 }  // namespace axle::reference

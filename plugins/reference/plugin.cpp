@@ -31,6 +31,8 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_activations,
       &register_nn,
       &register_conv_pool,
+      &register_linalg,
+      &register_linalg_decomp,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

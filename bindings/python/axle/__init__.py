@@ -435,6 +435,7 @@ from . import _tensor_methods  # noqa: E402
 from . import _composites_math  # noqa: E402
 from . import _composites_shape  # noqa: E402
 from . import _composites_misc  # noqa: E402
+from . import linalg  # noqa: E402,F401
 
 _tensor_methods.install(_builtins.__import__(__name__))
 _composites_math.install(_builtins.__import__(__name__))

@@ -169,4 +169,14 @@ void avg_pool2d(VjpContext& c);
 void adaptive_avg_pool2d(VjpContext& c);
 void adaptive_max_pool2d(VjpContext& c);
 
+// ---- linalg
+void linalg_lu_factor_ex(VjpContext& c);
+void lu_unpack(VjpContext& c);
+void linalg_solve_triangular(VjpContext& c);
+void linalg_cholesky_ex(VjpContext& c);
+void linalg_qr(VjpContext& c);
+void linalg_eigh(VjpContext& c);
+void linalg_svd(VjpContext& c);
+void linalg_pinv(VjpContext& c);
+
 }  // namespace axle::derivatives

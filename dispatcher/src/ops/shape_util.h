@@ -58,5 +58,9 @@ std::vector<OpDecl> nn_ops();
 std::vector<OpDecl> conv_pool_ops();
 std::vector<OpDecl> conv_pool_backward_ops();
 std::vector<OpDecl> nn_backward_ops();
+std::vector<OpDecl> linalg_ops();
+std::vector<OpDecl> linalg_cholesky_ops();
+std::vector<OpDecl> linalg_decomp_ops();
+std::vector<OpDecl> linalg_spectral_ops();
 
 }  // namespace axle::shape
