@@ -680,6 +680,9 @@ def test_namespace_and_methods():
         assert hasattr(torch.Tensor, name) and hasattr(axle.Tensor, name), name
         assert hasattr(axle, name), name
     assert not [n for n in vars(axle.Tensor) if n.startswith("linalg_")]
+    assert not hasattr(axle.Tensor, "nuclear_norm") and not hasattr(torch.Tensor, "nuclear_norm")
+    raises_like(lambda: axle.linalg.inv(axle.eye(2, dtype=axle.float16)),
+                lambda: torch.linalg.inv(torch.eye(2, dtype=torch.float16)), "Low precision dtypes not supported. Got Half")
 
 
 def test_lu_and_lu_solve_older_spellings():

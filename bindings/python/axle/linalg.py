@@ -8,8 +8,8 @@ singular input where torch raises torch.linalg.LinAlgError raises
 
 Importing it also installs torch's older spellings that are Python functions in
 torch (``axle.lu``, ``axle.lu_solve`` and their Tensor methods) and removes the
-Tensor methods the declarations would give the ``linalg_*`` ops, which
-torch.Tensor does not have."""
+Tensor methods the declarations would give the ``linalg_*`` ops and
+nuclear_norm, which torch.Tensor does not have."""
 import axle as _axle
 
 LinAlgError = _axle.ValueError
@@ -32,7 +32,7 @@ for _name, _op in _OPS.items():
         __all__.append(_name)
 del _name, _op
 
-for _name in [n for n in vars(_axle.Tensor) if n.startswith("linalg_")]:
+for _name in [n for n in vars(_axle.Tensor) if n.startswith("linalg_") or n == "nuclear_norm"]:
     delattr(_axle.Tensor, _name)
 
 

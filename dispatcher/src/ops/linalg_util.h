@@ -42,6 +42,8 @@ inline void check_square(const char* op, const Tensor& t, const char* name = "A"
 
 // float32 and float64 (torch's CPU linalg also takes complex, which axle lacks).
 inline void check_float(const char* op, const Tensor& t) {
+  AXLE_CHECK(t.dtype() != kFloat16 && t.dtype() != kBFloat16, DTypeError, op,
+             ": Low precision dtypes not supported. Got ", torch_type_name(t.dtype()));
   AXLE_CHECK(t.dtype() == kFloat32 || t.dtype() == kFloat64, DTypeError, op,
              ": Expected a floating point or complex tensor as input. Got ", torch_type_name(t.dtype()));
 }
