@@ -731,3 +731,53 @@ def test_forms_without_vectors(dtype):
         axle.svd(xa.clone().requires_grad_(), compute_uv=False)[1].sum().backward()
     with pytest.raises(axle.AxleError, match="mode='complete' and nrows > ncols"):
         axle.linalg.qr(axle.from_numpy(rect((4, 3))).requires_grad_(), "complete")[0].sum().backward()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tensorinv_tensorsolve(dtype):
+    a = well((24, 24), dtype).reshape(4, 6, 8, 3)
+    xa, xt = both(a)
+    close(axle.linalg.tensorinv(xa, 2), torch.linalg.tensorinv(xt, 2))
+    b = np.random.default_rng(20).uniform(-1, 1, (4, 6)).astype(dtype)
+    ba, bt = both(b)
+    close(axle.linalg.tensorsolve(xa, ba), torch.linalg.tensorsolve(xt, bt))
+    close(axle.linalg.tensorsolve(xa, axle.from_numpy(b.reshape(8, 3)), dims=(0, 1)),
+          torch.linalg.tensorsolve(xt, torch.from_numpy(b.reshape(8, 3)), dims=(0, 1)))
+    raises_like(lambda: axle.linalg.tensorinv(xa, 0), lambda: torch.linalg.tensorinv(xt, 0),
+                "Expected a strictly positive integer for 'ind', but got 0")
+    raises_like(lambda: axle.linalg.tensorinv(xa, 1), lambda: torch.linalg.tensorinv(xt, 1),
+                "prod(self.shape[ind:]) == prod(self.shape[:ind]), but got 144 != 4")
+    raises_like(lambda: axle.linalg.tensorsolve(xa, ba[0]), lambda: torch.linalg.tensorsolve(xt, bt[0]),
+                "prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got 144 != 6")
+    if dtype == "float64":
+        grads(lambda x, y: axle.linalg.tensorsolve(x, y), lambda x, y: torch.linalg.tensorsolve(x, y), a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,k", [((4, 3), 2), ((3, 3), 3), ((2, 5, 2), 2), ((4, 4), 0)])
+def test_householder_product(dtype, shape, k):
+    a = np.random.default_rng(21).uniform(-1, 1, shape).astype(dtype)
+    tau = np.random.default_rng(22).uniform(0, 2, shape[:-2] + (k,)).astype(dtype)
+    (xa, xt), (ta, tt) = both(a), both(tau)
+    close(axle.linalg.householder_product(xa, ta), torch.linalg.householder_product(xt, tt))
+    close(axle.orgqr(xa, ta), torch.orgqr(xt, tt))
+    close(xa.orgqr(ta), xt.orgqr(tt))
+    # with geqrf-like input: the Q of a QR
+    if dtype == "float64" and k:
+        grads(axle.linalg.householder_product, torch.linalg.householder_product, a, tau)
+
+
+def test_householder_product_errors():
+    a, t = axle.ones(4, 3), axle.ones(2)
+    ta, tt = torch.ones(4, 3), torch.ones(2)
+    raises_like(lambda: axle.linalg.householder_product(a.mT, t), lambda: torch.linalg.householder_product(ta.mT, tt),
+                "input.shape[-2] must be greater than or equal to input.shape[-1]")
+    raises_like(lambda: axle.linalg.householder_product(a, axle.ones(4)),
+                lambda: torch.linalg.householder_product(ta, torch.ones(4)),
+                "input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    raises_like(lambda: axle.linalg.householder_product(a, t.double()),
+                lambda: torch.linalg.householder_product(ta, tt.double()),
+                "tau dtype Double does not match input dtype Float")
+    raises_like(lambda: axle.linalg.householder_product(a, axle.ones(2, 2)),
+                lambda: torch.linalg.householder_product(ta, torch.ones(2, 2)),
+                "Expected tau to have one dimension less than input")
