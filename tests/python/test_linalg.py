@@ -781,3 +781,15 @@ def test_householder_product_errors():
     raises_like(lambda: axle.linalg.householder_product(a, axle.ones(2, 2)),
                 lambda: torch.linalg.householder_product(ta, torch.ones(2, 2)),
                 "Expected tau to have one dimension less than input")
+
+
+def test_det_gradient_of_singular_matrices():
+    # The cofactor matrix (from the SVD), as the derivative is; torch 1.13 returns zeros for an
+    # exactly singular matrix of rank n - 1, where the cofactors are not all zero.
+    for a in [np.array([[1.0, 2.0], [2.0, 4.0]]), np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]]), np.zeros((3, 3))]:
+        xa = axle.from_numpy(a.copy()).requires_grad_()
+        got = np.asarray(axle.autograd.grad([axle.linalg.det(xa)], [xa])[0])
+        n = a.shape[0]
+        cof = np.array([[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(a, i, 0), j, 1)) for j in range(n)]
+                        for i in range(n)])
+        np.testing.assert_allclose(got, cof, atol=1e-12)

@@ -178,5 +178,6 @@ void linalg_qr(VjpContext& c);
 void linalg_eigh(VjpContext& c);
 void linalg_svd(VjpContext& c);
 void linalg_pinv(VjpContext& c);
+void linalg_det(VjpContext& c);
 
 }  // namespace axle::derivatives

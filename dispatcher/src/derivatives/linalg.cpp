@@ -173,6 +173,28 @@ void linalg_svd(VjpContext& c) {
   c.set(0, ga);
 }
 
+namespace {
+// prod_{j != i} s_j along the last dim, exact with zeros (exclusive products from both ends).
+Tensor products_of_others(const Tensor& s) {
+  const int64_t n = s.size(-1);
+  const Tensor one = narrow(ones(s.sizes(), TensorOptions().dtype(s.dtype()).device(s.device())), -1, 0, 1);
+  auto exclusive = [&](const Tensor& t) { return axle::cat({one, narrow(cumprod(t, -1), -1, 0, n - 1)}, -1); };
+  return exclusive(s) * flip(exclusive(flip(s, {-1})), {-1});
+}
+}  // namespace
+
+// d det(A) = <cof(A), dA>, the cofactor matrix, which the SVD A = U S V^T gives
+// for singular matrices too: cof(A) = det(U) det(V) U diag(prod_{j != i} s_j) V^T.
+void linalg_det(VjpContext& c) {
+  const Tensor& a = c.input(0);
+  if (a.numel() == 0) return c.set(0, zeros_for(c, 0));
+  const Stack usv = call_op(AXLE_OP("_linalg_svd"), {a, false, true, Value()});
+  const Tensor &u = usv[0].tensor(), &s = usv[1].tensor(), &vh = usv[2].tensor();
+  const Tensor sign = call(AXLE_OP("linalg_det"), u) * call(AXLE_OP("linalg_det"), vh);
+  const Tensor scale = unsqueeze(unsqueeze(c.grad(0) * sign, -1), -1);
+  c.set(0, matmul(u * unsqueeze(products_of_others(s), -2), vh) * scale);
+}
+
 // X = A^+ (A m x n) as a function of a general matrix, at constant rank:
 // dX = -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X, so
 // gA = -X^T g X^T + (I - A X) g^T X X^T + X^T X g^T (I - X A). The hermitian
