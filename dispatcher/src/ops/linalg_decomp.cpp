@@ -125,8 +125,7 @@ std::vector<OpDecl> linalg_decomp_ops() {
        .shape = &svd_shape,
        .doc = "A = U diag(S) Vh by one-sided Jacobi rotations: S descending; U m x k and Vh k x n (full_matrices: "
               "m x m and n x n); compute_uv=False: U and Vh empty.",
-       .derivative = {.vjp = &derivatives::linalg_svd,
-                      .saves = save_arg(0) | save_output(0) | save_output(1) | save_output(2)}},
+       .derivative = {.vjp = &derivatives::linalg_svd, .saves = save_output(0) | save_output(1) | save_output(2)}},
       {.schema = "linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor "
                  "Vh)",
        .composite = [](const Stack& s) { return svd_of(s[0], s[1].to_bool(), s[2]); },
