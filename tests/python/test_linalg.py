@@ -793,3 +793,25 @@ def test_det_gradient_of_singular_matrices():
         cof = np.array([[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(a, i, 0), j, 1)) for j in range(n)]
                         for i in range(n)])
         np.testing.assert_allclose(got, cof, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["inv", "det", "cholesky", "eigvalsh", "svdvals", "solve", "qr", "lu_factor"])
+def test_second_order_gradients(name):
+    fns = {"inv": (axle.linalg.inv, torch.linalg.inv, well), "det": (axle.linalg.det, torch.linalg.det, well),
+           "cholesky": (axle.linalg.cholesky, torch.linalg.cholesky, spd),
+           "eigvalsh": (axle.linalg.eigvalsh, torch.linalg.eigvalsh, spd),
+           "svdvals": (axle.linalg.svdvals, torch.linalg.svdvals, well),
+           "solve": (lambda x: axle.linalg.solve(x, x * x), lambda x: torch.linalg.solve(x, x * x), well),
+           "qr": (lambda x: axle.linalg.qr(x)[1], lambda x: torch.linalg.qr(x)[1], well),
+           "lu_factor": (lambda x: axle.linalg.lu_factor(x)[0], lambda x: torch.linalg.lu_factor(x)[0], well)}
+    fa, ft, make = fns[name]
+    a = make((2, 3, 3))
+    xa, xt = axle.from_numpy(a.copy()).requires_grad_(), torch.from_numpy(a.copy()).requires_grad_()
+    oa, ot = fa(xa), ft(xt)
+    v, w = np.random.default_rng(23).standard_normal((2,) + tuple(ot.shape))[0], \
+        np.random.default_rng(24).standard_normal(a.shape)
+    ga = axle.autograd.grad([oa], [xa], [axle.from_numpy(v)], create_graph=True)[0]
+    gt = torch.autograd.grad([ot], [xt], [torch.from_numpy(v)], create_graph=True)[0]
+    gga = axle.autograd.grad([ga], [xa], [axle.from_numpy(w)])[0]
+    ggt = torch.autograd.grad([gt], [xt], [torch.from_numpy(w)])[0]
+    np.testing.assert_allclose(np.asarray(gga), ggt.numpy(), rtol=1e-7, atol=1e-10)
