@@ -32,5 +32,7 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);
 axle_status register_conv_pool3d(const axle_registrar* r);
 axle_status register_conv_pool_grid_sample(const axle_registrar* r);
+axle_status register_linalg(const axle_registrar* r);
+axle_status register_linalg_decomp(const axle_registrar* r);
 
 }  // namespace axle::reference

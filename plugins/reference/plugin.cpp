@@ -34,6 +34,8 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_conv_pool,
       &register_conv_pool3d,
       &register_conv_pool_grid_sample,
+      &register_linalg,
+      &register_linalg_decomp,
   };
   for (auto family : families)
     if (axle_status f = family(r)) return f;

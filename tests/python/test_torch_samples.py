@@ -117,6 +117,40 @@ def _fused_lstm_cell_backward(grad_hy, grad_cy, cx, cy, ws, has_bias):
     gc = (torch.zeros_like(cy) if grad_cy is None else grad_cy) + gh * o * (1 - t * t)
     gates = torch.cat([gc * g * i * (1 - i), gc * cx * f * (1 - f), gc * i * (1 - g * g), gh * t * o * (1 - o)], 1)
     return gates, gc * f, gates.sum(0) if has_bias else None
+def _positive_max(v, dim):
+    """Signs (+1 / -1) making each vector of v along dim have its largest-magnitude entry (the first of
+    equal ones) positive: axle's choice for eigenvectors and singular vectors, which are unique up to sign."""
+    if v.numel() == 0 or v.size(dim) == 0:
+        return torch.ones(v.shape[:dim % v.dim()] + v.shape[dim % v.dim() + 1:], dtype=v.dtype)
+    idx = v.abs().argmax(dim, keepdim=True)
+    return torch.where(v.gather(dim, idx) < 0, -1.0, 1.0).to(v.dtype).squeeze(dim)
+
+
+def _eigh(op):
+    def call(A, UPLO="L", *args):
+        w, v = op(A, UPLO, *args)
+        return w, (v * _positive_max(v, -2).unsqueeze(-2) if v.numel() else v)
+    return call
+
+
+def _svd(op, vh_is_v=False):
+    # U's columns get axle's signs, Vh's rows (torch.svd: V's columns) follow; the columns of a full U
+    # or rows of a full Vh beyond min(m, n) get their own.
+    def call(*args, **kwargs):
+        u, s, vh = op(*args, **kwargs)
+        if u.numel() == 0 or u.abs().sum() == 0:
+            return u, s, vh
+        if vh_is_v:
+            vh = vh.mT
+        k = s.size(-1)
+        sign = _positive_max(u, -2)
+        u = u * sign.unsqueeze(-2)
+        rows = vh[..., :k, :] * sign[..., :k].unsqueeze(-1)
+        if vh.size(-2) > k:
+            extra = vh[..., k:, :]
+            rows = torch.cat([rows, extra * _positive_max(extra, -1).unsqueeze(-1)], -2)
+        return u, s, (rows.mT if vh_is_v else rows)
+    return call
 
 
 # op -> function(*args, **kwargs) computing torch's answer where aten 1.13 lacks the op
@@ -147,6 +181,12 @@ TORCH_EQUIVALENT = {
         low, high, size, dtype=dtype or torch.int64, device=device),
     "randint": lambda high, size, generator=None, dtype=None, device=None: torch.randint(
         high, size, dtype=dtype or torch.int64, device=device),
+    # Eigenvectors and singular vectors are unique up to sign: torch's with axle's signs.
+    "_linalg_eigh": _eigh(torch.ops.aten._linalg_eigh.default),
+    "linalg_eigh": _eigh(torch.ops.aten.linalg_eigh.default),
+    "_linalg_svd": _svd(torch.ops.aten._linalg_svd.default),
+    "linalg_svd": _svd(torch.ops.aten.linalg_svd.default),
+    "svd": _svd(torch.ops.aten.svd.default, vh_is_v=True),
 }
 
 # (op, substring of the sample note or "" for all) -> reason. Cases matching are not compared.

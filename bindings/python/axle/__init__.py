@@ -441,6 +441,7 @@ from . import _composites_storage  # noqa: E402
 from . import _composites_numeric  # noqa: E402
 from . import _composites_random  # noqa: E402
 from . import _composites_runtime  # noqa: E402
+from . import linalg  # noqa: E402,F401
 
 _tensor_methods.install(_builtins.__import__(__name__))
 _composites_math.install(_builtins.__import__(__name__))

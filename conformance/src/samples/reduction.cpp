@@ -241,6 +241,10 @@ std::vector<Sample> norm_str_samples(SampleContext& c) {  // norm.str(self, p, d
   out.push_back(ok({c.make({}), "fro", Value(), false}, "fro, 0-d"));
   out.push_back(fails({c.make({2, 2, 2}), "fro", IntList{0, 1, 2}, false}, "fro over 3 dims", "ShapeError"));
   out.push_back(fails({c.make({2, 3}), "abc", Value(), false}, "unknown norm name", "ValueError"));
+  if (c.dtype() == kFloat32 || c.dtype() == kFloat64) {  // the SVD's dtypes
+    out.push_back(ok({c.make({3, 4}), "nuc", Value(), false}, "nuc"));
+    out.push_back(ok({c.make({2, 3, 4}, Layout::Transposed), "nuc", IntList{2, 0}, true}, "nuc, dims [2, 0], keepdim"));
+  }
   return out;
 }
 

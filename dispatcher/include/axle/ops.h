@@ -19,6 +19,7 @@
 #include <axle/ops/copy.h>
 #include <axle/ops/creation.h>
 #include <axle/ops/indexing.h>
+#include <axle/ops/linalg.h>
 #include <axle/ops/nn.h>
 #include <axle/ops/pointwise.h>
 #include <axle/ops/random.h>

@@ -189,4 +189,15 @@ void adaptive_max_pool3d(VjpContext& c);
 void grid_sampler_2d(VjpContext& c);
 void grid_sampler_3d(VjpContext& c);
 
+// ---- linalg
+void linalg_lu_factor_ex(VjpContext& c);
+void lu_unpack(VjpContext& c);
+void linalg_solve_triangular(VjpContext& c);
+void linalg_cholesky_ex(VjpContext& c);
+void linalg_qr(VjpContext& c);
+void linalg_eigh(VjpContext& c);
+void linalg_svd(VjpContext& c);
+void linalg_pinv(VjpContext& c);
+void linalg_det(VjpContext& c);
+
 }  // namespace axle::derivatives

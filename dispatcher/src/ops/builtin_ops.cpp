@@ -31,6 +31,10 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::nn_rnn_ops,
         &shape::conv_pool_backward_ops,
         &shape::conv_pool3d_backward_ops,
+        &shape::linalg_ops,
+        &shape::linalg_cholesky_ops,
+        &shape::linalg_decomp_ops,
+        &shape::linalg_spectral_ops,
     };
     // clang-format on
     for (auto family : families) {

@@ -154,7 +154,8 @@ void norm_shape(ShapeContext& c) {
 // norm with a string p, as torch.norm: 'fro' is the 2-norm over at most 2 dims.
 Stack norm_str_composite(const Stack& a) {
   const std::string& p = a[1].str();
-  AXLE_CHECK(p != "nuc", NotImplementedError, "norm: the nuclear norm (p='nuc') is not implemented");
+  if (p == "nuc")  // the linalg family's nuclear_norm (the sum of the singular values)
+    return a[2].is_none() ? call_op("nuclear_norm", {a[0], a[3]}) : call_op("nuclear_norm.dim", {a[0], a[2], a[3]});
   AXLE_CHECK(p == "fro", ValueError, "norm: only valid string values are 'fro' and 'nuc', found ", p);
   AXLE_CHECK(a[2].is_none() || a[2].int_list().size() <= 2, ShapeError, "norm: Expected at most 2 dimensions, but got ",
              a[2].int_list().size(), " dimensions instead.");
@@ -340,7 +341,7 @@ std::vector<OpDecl> reduction_ops() {
        .derivative = {.vjp = &derivatives::norm_dim, .saves = save_arg(0) | save_output(0)}},
       {.schema = "norm.str(Tensor self, str p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor",
        .composite = &norm_str_composite,
-       .doc = "torch.norm with a string p: 'fro' (the 2-norm over at most 2 dims).",
+       .doc = "torch.norm with a string p: 'fro' (the 2-norm over at most 2 dims) or 'nuc' (nuclear_norm).",
        .derivative = {.decomposes = true}},
       {.schema = "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
        .shape = &logsumexp_shape,
