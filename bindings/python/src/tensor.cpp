@@ -352,7 +352,7 @@ PyObject* g_size_type = nullptr;
 py::object sizes_object(const IntList& sizes) {
   py::tuple t(sizes.size());
   for (size_t i = 0; i < sizes.size(); ++i) t[i] = py::int_(sizes[i]);
-  if (!g_size_type) return std::move(t);
+  if (!g_size_type) return t;
   py::tuple args = py::make_tuple(t);
   PyObject* r = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(g_size_type), args.ptr(), nullptr);
   if (!r) throw py::error_already_set();
@@ -365,8 +365,8 @@ void bind_tensor(py::module_& m) {
   py::setattr(cls.type(), "__module__", py::str("axle"));
   m.attr("Tensor") = cls.type();
   m.def("_set_size_type", [](py::object type) {
-    AXLE_CHECK(PyType_Check(type.ptr()) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type),
-               TypeError, "_set_size_type: expected a subclass of tuple");
+    if (!PyType_Check(type.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type))
+      throw py::type_error("_set_size_type: expected a subclass of tuple");
     Py_XDECREF(g_size_type);
     g_size_type = type.release().ptr();  // kept for the interpreter's lifetime
   });
