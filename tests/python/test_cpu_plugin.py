@@ -274,3 +274,23 @@ def test_softmax_backward_runs_onednn(log):
         got = op(axle.tensor(g), axle.tensor(y.detach().numpy()), -1, axle.float32)
     assert t.events[-1]["plugin"] == "cpu"
     np.testing.assert_allclose(np.asarray(got), ts.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("n", [1, 15, 1023, 1025, 300001])
+def test_whole_tensor_norms_run_our_loop(n):
+    # clip_grad_norm_'s per-gradient norms: the 1- and 2-norm of a whole float32
+    # tensor on the plugin's loop (oneDNN has only its reference reduction for
+    # norms), as precise as float64 sums; NaN and infinity propagate.
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 3).astype(np.float32)
+    X = axle.tensor(x).reshape(-1, 1) if n % 2 else axle.tensor(x)
+    for p, want in ((2.0, np.sqrt((x.astype(np.float64) ** 2).sum())), (1.0, np.abs(x.astype(np.float64)).sum())):
+        with axle.trace() as t:
+            got = axle.norm(X, p)
+        served = [e for e in t.events if e["op"] == "norm.ScalarOpt_dim"]
+        assert served and served[-1]["plugin"] == "cpu", served
+        assert got.item() == pytest.approx(want, rel=2e-7)
+    x[n // 2] = np.inf
+    assert axle.norm(axle.tensor(x), 2.0).item() == np.inf
+    x[n // 2] = np.nan
+    assert np.isnan(axle.norm(axle.tensor(x), 1.0).item())
