@@ -13,6 +13,8 @@
 // 3-d); ceil_mode and divisor_override are declined (oneDNN's border rule differs).
 #include "kernels.h"
 
+#include <algorithm>
+
 namespace axle::cpu {
 
 int64_t at(const std::vector<int64_t>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; }
@@ -32,14 +34,27 @@ bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t
     const int64_t s = at(stride, d), p = at(padding, d), dil = at(dilation, d);
     const int64_t k = wei.dims[2 + d], i = src.dims[2 + d], o = dst.dims[2 + d];
     const int64_t extent = (k - 1) * dil + 1;
-    const int64_t r = transposed ? (i - 1) * s - p + extent - o : (o - 1) * s + extent - i - p;
+    int64_t r = transposed ? (i - 1) * s - p + extent - o : (o - 1) * s + extent - i - p;
+    int64_t crop = 0;
+    if (r < 0 && !transposed && -r < i) crop = -r, r = 0;
     if (r < 0 || p < 0 || s < 1 || dil < 1) return false;
     g->strides.push_back(s);
     g->dilates.push_back(dil - 1);
     g->pad_l.push_back(p);
     g->pad_r.push_back(r);
+    g->crop.push_back(crop);
   }
   return true;
+}
+
+bool ConvGeometry::cropping() const {
+  return std::any_of(crop.begin(), crop.end(), [](int64_t v) { return v > 0; });
+}
+
+Shape cropped(const Shape& s, const ConvGeometry& g) {
+  Shape r = s;
+  for (size_t d = 0; d < g.crop.size(); ++d) r.dims[2 + d] -= g.crop[d];
+  return r;
 }
 
 Shape conv_weights(const Shape& wei, bool transposed, int64_t groups) {
@@ -121,6 +136,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     ConvGeometry g;
     if (!conv_geometry(arg_ints(c, 3), arg_ints(c, 4), arg_ints(c, 5), src, wei, dst, transposed, &g))
       return AXLE_DECLINED;
+    src = cropped(src, g);
     const dnnl::memory::dims &strides = g.strides, &dilates = g.dilates, &pad_l = g.pad_l, &pad_r = g.pad_r;
     const Shape w = conv_weights(wei, transposed, groups);
     const bool cl = channels_last(src) && channels_last(dst);

@@ -9,6 +9,8 @@
 // arrive unallocated (no data) and stay so.
 #include "kernels.h"
 
+#include <cstring>
+
 namespace axle::cpu {
 namespace {
 
@@ -39,6 +41,13 @@ axle_status backward(const axle_kernel_call* c) {
   if (!want_x && !want_w) return AXLE_OK;
   ConvGeometry g;
   if (!conv_geometry(arg_ints(c, 4), arg_ints(c, 5), arg_ints(c, 6), x, wei, gy, false, &g)) return AXLE_DECLINED;
+  // Input elements no window reads: described without them; their gradient is
+  // zero, written first over the whole (dense) input gradient.
+  x = cropped(x, g);
+  const Shape gx = want_x ? cropped(Shape::of(gx_v), g) : Shape();
+  const bool zero_gx_first = want_x && g.cropping();
+  if (zero_gx_first && !Shape::of(gx_v).is_dense())
+    return plugin::decline(c, "a cropped input gradient that is not dense");
   const Shape w = conv_weights(wei, false, groups);
   Shape gb;
   if (want_b) {
@@ -55,7 +64,7 @@ axle_status backward(const axle_kernel_call* c) {
   std::shared_ptr<const Primitive> data, weights;
   if (want_x) {
     Key key = base;
-    key.add(static_cast<int64_t>(1)).add(Shape::of(gx_v));
+    key.add(static_cast<int64_t>(1)).add(gx);
     data = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
       const auto hint = dnnl::convolution_forward::primitive_desc(
           forward_desc<dnnl::convolution_forward::desc>(x, w, nullptr, gy, g), default_attr(), engine());
@@ -90,7 +99,9 @@ axle_status backward(const axle_kernel_call* c) {
   }
   if (data) {
     dnnl::memory::desc gx_u;
-    if (!describe(Shape::of(gx_v), &gx_u)) return AXLE_DECLINED;
+    if (!describe(gx, &gx_u)) return AXLE_DECLINED;
+    if (zero_gx_first)
+      std::memset(gx_v.data, 0, static_cast<size_t>(plugin::numel(gx_v)) * plugin::dtype_size(gx_v.dtype));
     run_with_reorders(base.str() + "d", *data,
                       {{DNNL_ARG_DIFF_DST, gy_u, gy.data, false},
                        {DNNL_ARG_WEIGHTS, w_u, wei.data, false},

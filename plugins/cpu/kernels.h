@@ -75,7 +75,15 @@ dnnl::memory::desc any_like(const Shape& s);
 // from torch's int lists; false for what oneDNN cannot express.
 struct ConvGeometry {
   dnnl::memory::dims strides, dilates, pad_l, pad_r;
+  // Input elements past the last window, per spatial dim (a stride that does
+  // not divide the input: a 1x1 stride-2 convolution of 16 columns reads 15):
+  // oneDNN takes no negative right padding, so the input is described without
+  // them (cropped()); their input gradient is zero.
+  std::vector<int64_t> crop;
+  bool cropping() const;
 };
+// `s` without the cropped elements (same strides: a view of its first ones).
+Shape cropped(const Shape& s, const ConvGeometry& g);
 bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
                    const std::vector<int64_t>& dilation, const Shape& src, const Shape& wei, const Shape& dst,
                    bool transposed, ConvGeometry* g);

@@ -190,11 +190,54 @@ axle_status gelu_backward(void*, const axle_kernel_call* c) {
   });
 }
 
+// pow.Tensor_Tensor(self, exponent) with one exponent value (what `x ** 2`
+// becomes: a Python number arrives as a 0-d tensor): x * x, sqrt and 1 / x
+// exactly for 2, 0.5 and -1 (as torch computes them), else oneDNN's pow.
+axle_status pow_one_exponent(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const axle_tensor_view& e = arg_tensor(c, 1);
+    if (plugin::numel(e) != 1 || !e.data || c->outputs[0].dtype != arg_tensor(c, 0).dtype)
+      return plugin::decline(c, "an exponent of more than one value, or a promoted result");
+    double v;
+    switch (e.dtype) {
+      case AXLE_DTYPE_FLOAT64: v = *static_cast<const double*>(e.data); break;
+      case AXLE_DTYPE_FLOAT32: v = *static_cast<const float*>(e.data); break;
+      case AXLE_DTYPE_INT64: v = static_cast<double>(*static_cast<const int64_t*>(e.data)); break;
+      case AXLE_DTYPE_INT32: v = *static_cast<const int32_t*>(e.data); break;
+      default: return plugin::decline(c, "an exponent dtype other than float64/32 or int64/32");
+    }
+    if (v == 2.0) return eltwise(c, dnnl::algorithm::eltwise_square, 0.f, 0.f);
+    if (v == 0.5) return eltwise(c, dnnl::algorithm::eltwise_sqrt, 0.f, 0.f);
+    if (v == 1.0 || v == 0.0) return plugin::decline(c, "exponent 0 or 1");
+    return eltwise(c, dnnl::algorithm::eltwise_pow, 1.f, static_cast<float>(v));
+  });
+}
+
+// relu: oneDNN's eltwise; in place (relu_, which runs this kernel with its
+// output on its input) our own loop, as oneDNN's would turn NaN into 0 there:
+// x < 0 ? 0 : x keeps NaN, as torch.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void relu_loop(float* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
+}
+axle_status relu(void*, const axle_kernel_call* c) {
+  const axle_tensor_view& v = arg_tensor(c, 0);
+  if (v.data == nullptr || c->outputs[0].data != v.data || v.dtype != AXLE_DTYPE_FLOAT32)
+    return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_relu, 0.f, 0.f); });
+  const Shape s = Shape::of(v);
+  if (!s.is_dense() || s.has_zero_stride() || !s.same_layout(Shape::of(c->outputs[0])))
+    return plugin::decline(c, "in place on a strided or expanded tensor");
+  const int64_t n = s.numel();
+  parallel_ranges(n, n >= (int64_t{1} << 20) ? thread_count() : 1, 16,
+                  [&](int64_t b, int64_t e) { relu_loop(static_cast<float*>(v.data) + b, e - b); });
+  return AXLE_OK;
+}
+
 using alg = dnnl::algorithm;
 const KernelEntry kKernels[] = {
+    {"pow.Tensor_Tensor", &pow_one_exponent, AXLE_HERE},
     {"gelu_backward", &gelu_backward, AXLE_HERE},
     {"threshold_backward", &threshold_backward, AXLE_HERE},
-    {"relu", &simple<alg::eltwise_relu>, AXLE_HERE},
+    {"relu", &relu, AXLE_HERE},
     {"tanh", &simple<alg::eltwise_tanh>, AXLE_HERE},
     {"sigmoid", &simple<alg::eltwise_logistic>, AXLE_HERE},
     {"exp", &simple<alg::eltwise_exp>, AXLE_HERE},

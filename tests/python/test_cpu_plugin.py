@@ -294,3 +294,53 @@ def test_whole_tensor_norms_run_our_loop(n):
     assert axle.norm(axle.tensor(x), 2.0).item() == np.inf
     x[n // 2] = np.nan
     assert np.isnan(axle.norm(axle.tensor(x), 1.0).item())
+
+
+@pytest.mark.parametrize("shape,k,stride,pad", [((2, 8, 16, 16), 1, 2, 0), ((1, 4, 15, 17), 3, 2, 0),
+                                                ((2, 3, 9, 9), 2, 3, 0), ((1, 4, 10, 11), 3, 3, 1)])
+def test_convolutions_whose_stride_leaves_input_unread_run_onednn(shape, k, stride, pad):
+    # A stride that does not divide the input (ResNet's 1x1 stride-2 downsampling
+    # of 16 columns reads 15): the plugin describes the input without the unread
+    # elements (oneDNN takes no negative right padding) and zeroes their gradient.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(k * 10 + stride)
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal((5, shape[1], k, k)).astype(np.float32)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    ty = torch.nn.functional.conv2d(tx, tw, stride=stride, padding=pad)
+    g = rng.standard_normal(tuple(ty.shape)).astype(np.float32)
+    (ty * torch.tensor(g)).sum().backward()
+    ax, aw = axle.tensor(x, requires_grad=True), axle.tensor(w, requires_grad=True)
+    with axle.trace() as t:
+        ay = axle.nn.functional.conv2d(ax, aw, stride=stride, padding=pad)
+        ay.backward(axle.tensor(g))
+    served = {e["op"]: e["plugin"] for e in t.events if e["op"] in ("convolution.out", "convolution_backward")}
+    assert served == {"convolution.out": "cpu", "convolution_backward": "cpu"}, served
+    np.testing.assert_allclose(np.asarray(ay.detach()), ty.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(ax.grad), tx.grad.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(aw.grad), tw.grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("exponent", [2, 0.5, -1, 3, 2.5, -2.0])
+def test_pow_by_one_number_runs_onednn(exponent):
+    # `x ** 2` reaches pow.Tensor_Tensor with a 0-d exponent: the plugin serves it
+    # (x * x, sqrt, 1 / x exactly; oneDNN's pow otherwise), NaN where torch's is.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(70000) * 3).astype(np.float32)
+    x[:4] = [0.0, -0.0, np.nan, np.inf]
+    with axle.trace() as t:
+        got = axle.tensor(x) ** exponent
+    assert [e["plugin"] for e in t.events if e["op"] == "pow.Tensor_Tensor"] == ["cpu"]
+    want = torch.tensor(x) ** exponent
+    np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=2e-6, atol=0, equal_nan=True)
+
+
+def test_relu_in_place_runs_our_loop_and_keeps_nan():
+    x = np.random.default_rng(4).standard_normal(50000).astype(np.float32)
+    x[7] = np.nan
+    t = axle.tensor(x)
+    with axle.trace() as tr:
+        t.relu_()
+    assert [e["plugin"] for e in tr.events if e["op"] == "relu_"] == ["cpu"]
+    np.testing.assert_array_equal(np.asarray(t), np.where(x < 0, 0, x))
