@@ -1,8 +1,10 @@
 // Normalization, softmax and prelu on oneDNN: softmax / log_softmax (softmax_v2,
 // the output dtype may differ from the input's), layer_norm, batch_norm
-// (inference with running statistics) and prelu. float32 and bfloat16 data; scale and shift
+// (inference with running statistics, training with the batch's) and prelu. float32 and bfloat16 data; scale and shift
 // must be float32 (oneDNN's requirement), otherwise the call is declined.
 #include "kernels.h"
+
+#include <vector>
 
 namespace axle::cpu {
 namespace {
@@ -91,10 +93,12 @@ axle_status layer_norm(void*, const axle_kernel_call* c) {
 }
 
 // batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
-// eps, cudnn_enabled), inference only: normalized with the running statistics.
+// eps, cudnn_enabled): inference normalizes with the running statistics;
+// training (axle's op then has no running statistics to update: nn's modules
+// update them themselves) with the batch's, which oneDNN computes into scratch.
 axle_status batch_norm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
-    if (arg_bool(c, 5)) return AXLE_DECLINED;  // training
+    const bool training = arg_bool(c, 5);
     Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
     if (src.ndim() < 2 || src.numel() == 0 || !is_f32_or_bf16(src.dtype) || dst.dtype != src.dtype ||
         src.has_zero_stride() || src.strides != dst.strides)
@@ -102,19 +106,29 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
     const int64_t channels = src.dims[1];
     void *scale, *shift, *mean, *var;
     if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !param(c, 3, channels, &mean) ||
-        !param(c, 4, channels, &var) || !mean || !var)
+        !param(c, 4, channels, &var))
       return AXLE_DECLINED;
+    if (training ? (mean || var) : (!mean || !var))
+      return plugin::decline(c, training ? "training with running statistics" : "inference without them");
+    std::vector<float> batch_mean, batch_var;
+    if (training) {
+      batch_mean.resize(static_cast<size_t>(channels));
+      batch_var.resize(static_cast<size_t>(channels));
+      mean = batch_mean.data();
+      var = batch_var.data();
+    }
     const double eps = arg_double(c, 7);
-    Key key("batch_norm");
+    Key key(training ? "batch_norm_training" : "batch_norm");
     key.add(src).add(eps).add(static_cast<int64_t>(scale != nullptr)).add(static_cast<int64_t>(shift != nullptr));
     auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
       dnnl::memory::desc md;
       if (!describe(src, &md)) return declined("dtype or rank oneDNN lacks");
-      auto flags = dnnl::normalization_flags::use_global_stats;
+      auto flags = training ? dnnl::normalization_flags::none : dnnl::normalization_flags::use_global_stats;
       if (scale) flags |= dnnl::normalization_flags::use_scale;
       if (shift) flags |= dnnl::normalization_flags::use_shift;
-      const dnnl::batch_normalization_forward::desc d(dnnl::prop_kind::forward_inference, md, static_cast<float>(eps),
-                                                      flags);
+      const dnnl::batch_normalization_forward::desc d(
+          training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, md,
+          static_cast<float>(eps), flags);
       const dnnl::batch_normalization_forward::primitive_desc pd(d, default_attr(), engine());
       const dnnl::memory::desc pmd({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
       std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};

@@ -344,3 +344,24 @@ def test_relu_in_place_runs_our_loop_and_keeps_nan():
         t.relu_()
     assert [e["plugin"] for e in tr.events if e["op"] == "relu_"] == ["cpu"]
     np.testing.assert_array_equal(np.asarray(t), np.where(x < 0, 0, x))
+
+
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (2, 5, 9)])
+def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
+    # nn.BatchNorm's training forward (the module updates the running statistics
+    # itself): oneDNN's forward_training primitive computes the batch's mean and
+    # biased variance; the output as torch's.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(len(shape))
+    x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
+    w = rng.standard_normal(shape[1]).astype(np.float32) if affine else None
+    b = rng.standard_normal(shape[1]).astype(np.float32) if affine else None
+    A = (lambda a: None if a is None else axle.tensor(a))
+    T = (lambda a: None if a is None else torch.tensor(a))
+    with axle.trace() as t:
+        got = axle.nn.functional.batch_norm(axle.tensor(x), None, None, A(w), A(b), True, 0.1, 1e-5)
+    # 3-d inputs (N, C, L) are not described to oneDNN: the reference plugin serves them.
+    assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if len(shape) != 3 else "reference"]
+    want = torch.nn.functional.batch_norm(torch.tensor(x), None, None, T(w), T(b), True, 0.1, 1e-5)
+    np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-5, atol=2e-5)
