@@ -215,7 +215,81 @@ axle_status layer_norm_backward(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+// native_batch_norm_backward(grad_out, input, weight, running_mean, running_var,
+// save_mean, save_invstd, train, eps, output_mask) in training (the batch's
+// statistics: save_mean / save_invstd, or computed here when None, in double
+// over each channel's planes) on oneDNN's batch normalization backward
+// primitive, which takes the variance: float32, contiguous (N, C, ...) input
+// and grad_out, a weight; gradients a mask leaves out go to scratch.
+axle_status batch_norm_backward(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const axle_tensor_view &gv = arg_tensor(c, 0), &xv = arg_tensor(c, 1);
+    const axle_tensor_view &gx_v = c->outputs[0], &gw_v = c->outputs[1], &gb_v = c->outputs[2];
+    if (!plugin::arg_bool(c, 7) || xv.ndim < 2 || xv.dtype != AXLE_DTYPE_FLOAT32 || gv.dtype != AXLE_DTYPE_FLOAT32 ||
+        !plugin::is_contiguous(xv) || !plugin::is_contiguous(gv) || plugin::numel(gv) != plugin::numel(xv) ||
+        !gx_v.data)
+      return plugin::decline(c, "inference, or not float32 contiguous, or no input gradient asked");
+    const int64_t n = xv.sizes[0], ch = xv.sizes[1], total = plugin::numel(xv);
+    if (n == 0 || ch == 0 || total == 0) return AXLE_DECLINED;
+    const int64_t plane = total / (n * ch);
+    void *w, *given_mean, *given_invstd, *unused;
+    if (!param(c, 2, ch, &w) || !w || !param(c, 5, ch, &given_mean) || !param(c, 6, ch, &given_invstd) ||
+        !f32_out(gx_v, total) || !f32_out(gw_v, ch) || !f32_out(gb_v, ch) || !param(c, 3, ch, &unused) ||
+        !param(c, 4, ch, &unused))
+      return plugin::decline(c, "no weight, or statistics / outputs not float32 contiguous");
+    const double eps = arg_double(c, 8);
+    const Shape x = Shape::of(xv), gy = Shape::of(gv);
+    Key key("batch_norm_backward");
+    key.add(x).add(gy).add(eps);
+    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+      dnnl::memory::desc xmd, gmd;
+      if (!describe(x, &xmd) || !describe(gy, &gmd)) return declined("rank oneDNN lacks");
+      const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+      const dnnl::batch_normalization_forward::primitive_desc hint(
+          dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_training, xmd, static_cast<float>(eps),
+                                                  flags),
+          default_attr(), engine());
+      const dnnl::batch_normalization_backward::desc d(dnnl::prop_kind::backward, gmd, xmd, static_cast<float>(eps),
+                                                       flags);
+      const dnnl::batch_normalization_backward::primitive_desc pd(d, default_attr(), engine(), hint);
+      const dnnl::memory::desc pmd({ch}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+      return make_primitive<dnnl::batch_normalization_backward::primitive_desc, dnnl::batch_normalization_backward>(
+          pd,
+          {DNNL_ARG_SRC, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_DIFF_DST, DNNL_ARG_SCALE, DNNL_ARG_SHIFT,
+           DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_SCALE, DNNL_ARG_DIFF_SHIFT},
+          {xmd, pmd, pmd, gmd, pmd, pmd, xmd, pmd, pmd});
+    });
+    if (!p->declined.empty()) return plugin::decline(c, p->declined);
+    std::vector<float> mean(static_cast<size_t>(ch)), var(static_cast<size_t>(ch));
+    const auto* xd = static_cast<const float*>(xv.data);
+    const double count = static_cast<double>(n * plane);
+    for (int64_t k = 0; k < ch; ++k) {
+      double m = 0, q = 0;
+      if (given_mean && given_invstd) {
+        m = static_cast<const float*>(given_mean)[k];
+        const double r = static_cast<const float*>(given_invstd)[k];
+        q = (1.0 / (r * r) - eps) * count;
+      } else {
+        for (int64_t b = 0; b < n; ++b) m += row_sum(xd + (b * ch + k) * plane, plane);
+        m /= count;
+        for (int64_t b = 0; b < n; ++b) q += row_squares(xd + (b * ch + k) * plane, plane, static_cast<float>(m));
+      }
+      mean[static_cast<size_t>(k)] = static_cast<float>(m);
+      var[static_cast<size_t>(k)] = static_cast<float>(q / count);
+    }
+    std::vector<float> gw_scratch, gb_scratch;
+    void* gw = gw_v.data;
+    void* gb = gb_v.data;
+    if (!gw) gw_scratch.resize(static_cast<size_t>(ch)), gw = gw_scratch.data();
+    if (!gb) gb_scratch.resize(static_cast<size_t>(ch)), gb = gb_scratch.data();
+    std::vector<float> shift(static_cast<size_t>(ch));  // unread by the backward, but an argument of it
+    execute(*p, {xv.data, mean.data(), var.data(), gv.data, w, shift.data(), gx_v.data, gw, gb});
+    return AXLE_OK;
+  });
+}
+
 const KernelEntry kKernels[] = {
+    {"native_batch_norm_backward", &batch_norm_backward, AXLE_HERE},
     {"_softmax_backward_data", &softmax_backward, AXLE_HERE},
     {"_log_softmax_backward_data", &log_softmax_backward, AXLE_HERE},
     {"native_layer_norm_backward", &layer_norm_backward, AXLE_HERE},

@@ -365,3 +365,29 @@ def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
     assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if len(shape) != 3 else "reference"]
     want = torch.nn.functional.batch_norm(torch.tensor(x), None, None, T(w), T(b), True, 0.1, 1e-5)
     np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (3, 4, 9)])
+@pytest.mark.parametrize("stats", [False, True])
+def test_batch_norm_backward_in_training_runs_onednn(shape, stats):
+    # native_batch_norm_backward with the batch's statistics (given, or computed
+    # by the plugin in double when None) on oneDNN's backward primitive.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(len(shape) + 10 * stats)
+    x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal(shape[1]).astype(np.float32)
+    dims = tuple(d for d in range(len(shape)) if d != 1)
+    mean = x.astype(np.float64).mean(dims)
+    invstd = 1 / np.sqrt(x.astype(np.float64).var(dims) + 1e-5)
+    args = [axle.tensor(a) for a in (g, x, w)] + [None, None]
+    args += [axle.tensor(mean.astype(np.float32)), axle.tensor(invstd.astype(np.float32))] if stats else [None, None]
+    with axle.trace() as t:
+        gx, gw, gb = axle.native_batch_norm_backward(*args, True, 1e-5, [1, 1, 1])
+    served = [e["plugin"] for e in t.events if e["op"] == "native_batch_norm_backward"]
+    assert served == ["cpu" if len(shape) != 3 else ""], served  # 3-d: the composite
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    tb = torch.zeros(shape[1], requires_grad=True)
+    torch.nn.functional.batch_norm(tx, None, None, tw, tb, True, 0.1, 1e-5).backward(torch.tensor(g))
+    for got, want in ((gx, tx.grad), (gw, tw.grad), (gb, tb.grad)):
+        np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=2e-4, atol=2e-4)
