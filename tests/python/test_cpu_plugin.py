@@ -391,3 +391,17 @@ def test_batch_norm_backward_in_training_runs_onednn(shape, stats):
     torch.nn.functional.batch_norm(tx, None, None, tw, tb, True, 0.1, 1e-5).backward(torch.tensor(g))
     for got, want in ((gx, tx.grad), (gw, tw.grad), (gb, tb.grad)):
         np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=2e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 5, 7), (2, 3, 1000), (3, 2, 4, 5, 6)])
+@pytest.mark.parametrize("mean", [False, True])
+def test_per_channel_sums_run_our_loop(shape, mean):
+    # Batch norm's statistics: the sum / mean over every dim but the channels of
+    # a contiguous (N, C, ...) tensor, in double over each channel's planes.
+    x = (np.random.default_rng(len(shape)).standard_normal(shape) * 3 + 1).astype(np.float32)
+    dims = tuple(d for d in range(len(shape)) if d != 1)
+    with axle.trace() as t:
+        got = axle.tensor(x).mean(dims) if mean else axle.tensor(x).sum(dims)
+    assert [e["plugin"] for e in t.events if e["depth"] == 0][-1] == "cpu"
+    want = x.astype(np.float64).mean(dims) if mean else x.astype(np.float64).sum(dims)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, atol=1e-5)
