@@ -118,11 +118,14 @@ axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
 }
 
 // sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype)
-// The sum of n contiguous floats: float lanes over 1024-element blocks, the
-// blocks added in double (as precise as a double loop for any n).
-__attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(const float* __restrict x, int64_t n) {
+// The sum of x (power 0), |x| (1) or x^2 (2) over n contiguous floats: float
+// lanes over 1024-element blocks (the compiler vectorizes them), the blocks
+// added in double, as precise as the reference plugin's double loop for any n.
+__attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(const float* __restrict x, int64_t n,
+                                                                              int power = 0) {
   constexpr int kLanes = 16;
   constexpr int64_t kBlock = 1024;
+  auto term = [power](float v) { return power == 0 ? v : power == 1 ? std::fabs(v) : v * v; };
   double total = 0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = std::min(n, b + kBlock);
@@ -130,10 +133,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(co
     int64_t j = b;
     for (; j + kLanes <= e; j += kLanes)
 #pragma omp simd
-      for (int l = 0; l < kLanes; ++l) acc[l] += x[j + l];
+      for (int l = 0; l < kLanes; ++l) acc[l] += term(x[j + l]);
     double block = 0;
     for (float a : acc) block += a;
-    for (; j < e; ++j) block += x[j];
+    for (; j < e; ++j) block += term(x[j]);
     total += block;
   }
   return total;
@@ -208,32 +211,6 @@ axle_status amin(void*, const axle_kernel_call* c) {
 axle_status prod(void*, const axle_kernel_call* c) {
   return guarded(c, [&] { return reduce(c, dnnl::algorithm::reduction_mul, 1, 2, 0.f); });
 }
-// The sum of |x| (p = 1) or x^2 (p = 2) over n contiguous floats: float lanes
-// over blocks of kBlock elements (the compiler vectorizes them), the blocks
-// added in double, as precise as the reference plugin's double loop for any n.
-__attribute__((target_clones("avx512f", "avx2", "default"))) double lp_power_sum(const float* __restrict x, int64_t n,
-                                                                                 bool squares) {
-  constexpr int kLanes = 16;
-  constexpr int64_t kBlock = 1024;
-  double total = 0;
-  for (int64_t b = 0; b < n; b += kBlock) {
-    const int64_t e = std::min(n, b + kBlock);
-    float acc[kLanes] = {};
-    int64_t j = b;
-    for (; j + kLanes <= e; j += kLanes)
-#pragma omp simd
-      for (int l = 0; l < kLanes; ++l) {
-        const float v = x[j + l];
-        acc[l] += squares ? v * v : std::fabs(v);
-      }
-    double block = 0;
-    for (float a : acc) block += a;
-    for (; j < e; ++j) block += squares ? static_cast<double>(x[j]) * x[j] : std::fabs(static_cast<double>(x[j]));
-    total += block;
-  }
-  return total;
-}
-
 // The norm of a whole contiguous float32 tensor into one float32 value (what
 // clip_grad_norm_ asks of every gradient): oneDNN's reduction has only its
 // reference implementation for norms; blocks of rows split across threads,
@@ -251,7 +228,7 @@ axle_status whole_norm(const axle_kernel_call* c, double p) {
   parallel_ranges(threads, threads, 1, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t b = t * chunk, e = std::min(n, b + chunk);
-      if (b < e) partial[static_cast<size_t>(t)] = lp_power_sum(data + b, e - b, p == 2.0);
+      if (b < e) partial[static_cast<size_t>(t)] = block_sum(data + b, e - b, p == 2.0 ? 2 : 1);
     }
   });
   double total = 0;
