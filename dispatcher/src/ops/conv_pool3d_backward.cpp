@@ -2,6 +2,7 @@
 // declared ops (a plugin may serve them), whose composites here are written
 // with axle ops (device-agnostic and differentiable, so the forward ops'
 // formulas in derivatives/conv_pool.cpp get higher-order gradients through them).
+#include "conv_pool_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -39,33 +40,16 @@ void like_self_shape(ShapeContext& c) {
   c.outputs = {{self.sizes(), gy.dtype()}};
 }
 
-// Max pooling's gradient: each output's gradient added at the flat D*H*W index of its maximum.
-Tensor scatter_to_indices3(const Tensor& gy, const Tensor& self, const Tensor& indices) {
-  const int64_t nd = self.dim();
-  IntList flat(self.sizes().begin(), self.sizes().end() - 3);
-  IntList gflat = flat;
-  flat.push_back(self.size(nd - 3) * self.size(nd - 2) * self.size(nd - 1));
-  gflat.push_back(gy.size(nd - 3) * gy.size(nd - 2) * gy.size(nd - 1));
-  const Tensor acc = zeros(flat, like(gy));
-  return reshape(scatter_add(acc, -1, reshape(indices.contiguous(), gflat), reshape(gy.contiguous(), gflat)),
-                 self.sizes());
-}
-
 // max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
 Stack max_pool3d_backward_composite(const Stack& a) {
   check_pool3d_backward("max_pool3d_with_indices_backward", a[0].tensor(), a[1].tensor(), &a[7].tensor());
-  return {scatter_to_indices3(a[0].tensor(), a[1].tensor(), a[7].tensor())};
+  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[7].tensor(), 3)};
 }
 
 // adaptive_max_pool3d_backward(grad_output, self, indices)
 Stack adaptive_max_pool3d_backward_composite(const Stack& a) {
   check_pool3d_backward("adaptive_max_pool3d_backward", a[0].tensor(), a[1].tensor(), &a[2].tensor());
-  return {scatter_to_indices3(a[0].tensor(), a[1].tensor(), a[2].tensor())};
-}
-
-int64_t one_or(const IntList& l, size_t i, int64_t fallback) {
-  if (l.empty()) return fallback;
-  return l.size() == 1 ? l[0] : l[i];
+  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[2].tensor(), 3)};
 }
 
 // avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode,
@@ -112,17 +96,6 @@ Stack avg_pool3d_backward_composite(const Stack& a) {
   }
   const Tensor cut = call_op("pad", {spread, pads, std::string("constant"), Value()})[0].tensor();
   return {reshape(cut.contiguous(), self.sizes())};
-}
-
-// The adaptive windows of torch's adaptive pooling as an [out, in] matrix of 1 / window size.
-Tensor adaptive_matrix(int64_t out, int64_t in, const Tensor& like_t) {
-  Tensor m = zeros({out, in}, TensorOptions().dtype(kFloat64));
-  double* p = m.data_ptr<double>();
-  for (int64_t o = 0; o < out; ++o) {
-    const int64_t s = (o * in) / out, e = ((o + 1) * in + out - 1) / out;
-    for (int64_t i = s; i < e; ++i) p[o * in + i] = 1.0 / static_cast<double>(e - s);
-  }
-  return m.to(like_t.device(), like_t.dtype());
 }
 
 // _adaptive_avg_pool3d_backward(grad_output, self): the forward averages separably

@@ -6,6 +6,7 @@
 // through them). Axle's schemas have no bool[]: output_mask is int[3] (0 or 1
 // per output), and an output it leaves out is an undefined tensor, as torch's.
 #include "../derivatives/derivatives.h"
+#include "conv_pool_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -148,19 +149,6 @@ void convolution_backward_shape(ShapeContext& c) {
 
 // ---------------------------------------------------------------- pooling
 
-// Max pooling's gradient: each output's gradient added at the flat H*W index of
-// its maximum (indices as max_pool2d_with_indices / adaptive_max_pool2d return them).
-Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& indices) {
-  const int64_t nd = self.dim();
-  IntList flat(self.sizes().begin(), self.sizes().end() - 2);
-  IntList gflat = flat;
-  flat.push_back(self.size(nd - 2) * self.size(nd - 1));
-  gflat.push_back(gy.size(nd - 2) * gy.size(nd - 1));
-  const Tensor acc = zeros(flat, like(gy));
-  return reshape(scatter_add(acc, -1, reshape(indices.contiguous(), gflat), reshape(gy.contiguous(), gflat)),
-                 self.sizes());
-}
-
 // grad_output and self of one rank (3 or 4), indices (when given) int64 of grad_output's shape.
 void check_pool_backward(const char* op, const Tensor& gy, const Tensor& self, const Tensor* indices) {
   AXLE_CHECK(self.dim() == 3 || self.dim() == 4, ShapeError, op, ": expected a 3-d or 4-d self, got ",
@@ -185,18 +173,13 @@ void like_self_shape(ShapeContext& c) {
 // max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
 Stack max_pool2d_backward_composite(const Stack& a) {
   check_pool_backward("max_pool2d_with_indices_backward", a[0].tensor(), a[1].tensor(), &a[7].tensor());
-  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[7].tensor())};
+  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[7].tensor(), 2)};
 }
 
 // adaptive_max_pool2d_backward(grad_output, self, indices)
 Stack adaptive_max_pool2d_backward_composite(const Stack& a) {
   check_pool_backward("adaptive_max_pool2d_backward", a[0].tensor(), a[1].tensor(), &a[2].tensor());
-  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[2].tensor())};
-}
-
-int64_t one_or(const IntList& l, size_t i, int64_t fallback) {
-  if (l.empty()) return fallback;
-  return l.size() == 1 ? l[0] : l[i];
+  return {scatter_to_indices(a[0].tensor(), a[1].tensor(), a[2].tensor(), 2)};
 }
 
 // avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode,
@@ -237,18 +220,6 @@ Stack avg_pool2d_backward_composite(const Stack& a) {
   return {reshape(cut.contiguous(), self.sizes())};
 }
 
-// The adaptive windows of torch's adaptive pooling as an [out, in] matrix of
-// 1 / window size: the forward is A_h x A_w^T, the gradient A_h^T g A_w.
-Tensor adaptive_matrix(int64_t out, int64_t in, const Tensor& like_t) {
-  Tensor m = zeros({out, in}, TensorOptions().dtype(kFloat64));
-  double* p = m.data_ptr<double>();
-  for (int64_t o = 0; o < out; ++o) {
-    const int64_t s = (o * in) / out, e = ((o + 1) * in + out - 1) / out;
-    for (int64_t i = s; i < e; ++i) p[o * in + i] = 1.0 / static_cast<double>(e - s);
-  }
-  return m.to(like_t.device(), like_t.dtype());
-}
-
 // _adaptive_avg_pool2d_backward(grad_output, self)
 Stack adaptive_avg_pool2d_backward_composite(const Stack& a) {
   const Tensor& gy = a[0].tensor();
@@ -261,6 +232,33 @@ Stack adaptive_avg_pool2d_backward_composite(const Stack& a) {
 }
 
 }  // namespace
+
+Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& indices, int64_t spatial) {
+  IntList flat(self.sizes().begin(), self.sizes().end() - spatial);
+  IntList gflat = flat;
+  int64_t in = 1, out = 1;
+  for (int64_t d = self.dim() - spatial; d < self.dim(); ++d) in *= self.size(d), out *= gy.size(d);
+  flat.push_back(in);
+  gflat.push_back(out);
+  const Tensor acc = zeros(flat, TensorOptions().dtype(gy.dtype()).device(gy.device()));
+  return reshape(scatter_add(acc, -1, reshape(indices.contiguous(), gflat), reshape(gy.contiguous(), gflat)),
+                 self.sizes());
+}
+
+int64_t one_or(const IntList& l, size_t i, int64_t fallback) {
+  if (l.empty()) return fallback;
+  return l.size() == 1 ? l[0] : l[i];
+}
+
+Tensor adaptive_matrix(int64_t out, int64_t in, const Tensor& like_t) {
+  Tensor m = zeros({out, in}, TensorOptions().dtype(kFloat64));
+  double* p = m.data_ptr<double>();
+  for (int64_t o = 0; o < out; ++o) {
+    const int64_t s = (o * in) / out, e = ((o + 1) * in + out - 1) / out;
+    for (int64_t i = s; i < e; ++i) p[o * in + i] = 1.0 / static_cast<double>(e - s);
+  }
+  return m.to(like_t.device(), like_t.dtype());
+}
 
 std::vector<OpDecl> conv_pool_backward_ops() {
   return {

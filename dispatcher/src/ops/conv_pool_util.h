@@ -1,5 +1,7 @@
 // Pieces shared by the conv_pool family's declaration files (conv_pool.cpp,
-// conv_pool3d.cpp): torch's pooling output size and the unbatched-input rule.
+// conv_pool3d.cpp, conv_pool_backward.cpp, conv_pool3d_backward.cpp): torch's
+// pooling output size, the unbatched-input rule, and the pieces of the 2-d and
+// 3-d pooling backward composites.
 #pragma once
 
 #include "shape_util.h"
@@ -12,5 +14,14 @@ int64_t pool_out(const char* op, int64_t in, int64_t k, int64_t pad, int64_t str
 // `input` with a batch dim of 1 added when it has `spatial` + 1 dims (batched:
 // false), as is when it has `spatial` + 2 (batched: true); ShapeError otherwise.
 Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& batched);
+// Max pooling's gradient: each output's gradient added at the flat index (over
+// the last `spatial` dims) of its maximum, as max_pool / adaptive_max_pool return them.
+Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& indices, int64_t spatial);
+// l[i] of an int list given as one value for every dim or one per dim; fallback when empty.
+int64_t one_or(const IntList& l, size_t i, int64_t fallback);
+// The adaptive windows of torch's adaptive pooling along one dim as an [out, in]
+// matrix of 1 / window size (like_t's dtype and device): the forward is a
+// product with it per dim, the gradient one with its transpose.
+Tensor adaptive_matrix(int64_t out, int64_t in, const Tensor& like_t);
 
 }  // namespace axle::shape
