@@ -6,6 +6,7 @@
 // transposed, int64 always) are checked here, the shape rules in
 // dispatcher/src/ops/conv_pool.cpp.
 #include "kernels.h"
+#include "pool_view.h"
 
 #include <axle/plugin/pooling.hpp>
 
@@ -183,27 +184,7 @@ axle_status convolution(void*, const axle_kernel_call* c) {
 
 // ---------------------------------------------------------------- pooling
 
-// A 3-d (C, H, W) or 4-d (N, C, H, W) view as [n, c, h, w] element strides.
-struct Pool4 {
-  char* data;
-  axle_dtype dtype;
-  int64_t esize, size[4], stride[4];
-  char* at(int64_t n, int64_t ch, int64_t h, int64_t w) const {
-    return data + (n * stride[0] + ch * stride[1] + h * stride[2] + w * stride[3]) * esize;
-  }
-};
-
-Pool4 pool4(const axle_tensor_view& v) {
-  Pool4 r{static_cast<char*>(v.data), v.dtype, static_cast<int64_t>(dtype_size(v.dtype)), {1, 1, 1, 1}, {0, 0, 0, 0}};
-  const int32_t lead = 4 - v.ndim;
-  for (int32_t d = 0; d < v.ndim; ++d) {
-    r.size[lead + d] = v.sizes[d];
-    r.stride[lead + d] = v.strides[d];
-  }
-  return r;
-}
-
-int64_t list_at(const axle_kernel_call* c, int arg, int i) { return c->args[arg].u.ints.items[i]; }
+using Pool4 = PoolView<4>;  // pool_view.h
 
 // Calls fn(n, c, oh, ow) for every element of a 4-d pooling output.
 template <typename Fn>
@@ -236,7 +217,7 @@ void store_window_max(const Pool4& x, const Pool4& y, const Pool4& ix, int64_t n
 
 // max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode).
 axle_status max_pool2d_with_indices(void*, const axle_kernel_call* c) {
-  const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]), ix = pool4(c->outputs[1]);
+  const Pool4 x = pool_view<4>(arg_tensor(c, 0)), y = pool_view<4>(c->outputs[0]), ix = pool_view<4>(c->outputs[1]);
   if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "max_pool2d", x.dtype);
   const int64_t kh = list_at(c, 1, 0), kw = list_at(c, 1, 1), sh = list_at(c, 2, 0), sw = list_at(c, 2, 1);
   const int64_t ph = list_at(c, 3, 0), pw = list_at(c, 3, 1), dh = list_at(c, 4, 0), dw = list_at(c, 4, 1);
@@ -254,7 +235,7 @@ axle_status max_pool2d_with_indices(void*, const axle_kernel_call* c) {
 // avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
 // torch's divisor rules; windows entirely in the padding give 0; int64 divides truncating.
 axle_status avg_pool2d(void*, const axle_kernel_call* c) {
-  const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]);
+  const Pool4 x = pool_view<4>(arg_tensor(c, 0)), y = pool_view<4>(c->outputs[0]);
   if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "avg_pool2d", x.dtype);
   const int64_t kh = list_at(c, 1, 0), kw = list_at(c, 1, 1), sh = list_at(c, 2, 0), sw = list_at(c, 2, 1);
   const int64_t ph = list_at(c, 3, 0), pw = list_at(c, 3, 1);
@@ -293,7 +274,7 @@ int64_t start_index(int64_t o, int64_t out, int64_t in) { return (o * in) / out;
 int64_t end_index(int64_t o, int64_t out, int64_t in) { return ((o + 1) * in + out - 1) / out; }
 
 axle_status adaptive_avg_pool2d(void*, const axle_kernel_call* c) {
-  const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]);
+  const Pool4 x = pool_view<4>(arg_tensor(c, 0)), y = pool_view<4>(c->outputs[0]);
   if (x.dtype == AXLE_DTYPE_FLOAT16 && numel(c->outputs[0]) > 0)
     return not_implemented(c, "adaptive_avg_pool2d", x.dtype);
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
@@ -308,7 +289,7 @@ axle_status adaptive_avg_pool2d(void*, const axle_kernel_call* c) {
 }
 
 axle_status adaptive_max_pool2d(void*, const axle_kernel_call* c) {
-  const Pool4 x = pool4(arg_tensor(c, 0)), y = pool4(c->outputs[0]), ix = pool4(c->outputs[1]);
+  const Pool4 x = pool_view<4>(arg_tensor(c, 0)), y = pool_view<4>(c->outputs[0]), ix = pool_view<4>(c->outputs[1]);
   if (x.dtype == AXLE_DTYPE_FLOAT16) return not_implemented(c, "adaptive_max_pool2d", x.dtype);
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t oh, int64_t ow) {
     const int64_t h0 = start_index(oh, y.size[2], x.size[2]), h1 = end_index(oh, y.size[2], x.size[2]);

@@ -4,6 +4,7 @@
 // torch's CPU kernels (no Half or BFloat16, except Half for adaptive average)
 // are checked here, the shape rules in dispatcher/src/ops/conv_pool3d.cpp.
 #include "kernels.h"
+#include "pool_view.h"
 
 #include <axle/plugin/pooling.hpp>
 
@@ -23,28 +24,7 @@ axle_status not_implemented(const axle_kernel_call* c, const char* kernel, axle_
 
 bool half_or_bf16(axle_dtype d) { return d == AXLE_DTYPE_FLOAT16 || d == AXLE_DTYPE_BFLOAT16; }
 
-// A 4-d or 5-d view as [n, c, d, h, w] element strides (n = 1 for 4-d).
-struct Pool5 {
-  char* data;
-  axle_dtype dtype;
-  int64_t esize, size[5], stride[5];
-  char* at(int64_t n, int64_t ch, int64_t d, int64_t h, int64_t w) const {
-    return data + (n * stride[0] + ch * stride[1] + d * stride[2] + h * stride[3] + w * stride[4]) * esize;
-  }
-};
-
-Pool5 pool5(const axle_tensor_view& v) {
-  Pool5 r{
-      static_cast<char*>(v.data), v.dtype, static_cast<int64_t>(dtype_size(v.dtype)), {1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}};
-  const int32_t lead = 5 - v.ndim;
-  for (int32_t d = 0; d < v.ndim; ++d) {
-    r.size[lead + d] = v.sizes[d];
-    r.stride[lead + d] = v.strides[d];
-  }
-  return r;
-}
-
-int64_t list_at(const axle_kernel_call* c, int arg, int i) { return c->args[arg].u.ints.items[i]; }
+using Pool5 = PoolView<5>;  // pool_view.h
 
 // Calls fn(n, c, o[3]) for every element of a 5-d pooling output.
 template <typename Fn>
@@ -84,7 +64,7 @@ void store_window_max(const Pool5& x, const Pool5& y, const Pool5& ix, int64_t n
 
 // max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode).
 axle_status max_pool3d_with_indices(void*, const axle_kernel_call* c) {
-  const Pool5 x = pool5(arg_tensor(c, 0)), y = pool5(c->outputs[0]), ix = pool5(c->outputs[1]);
+  const Pool5 x = pool_view<5>(arg_tensor(c, 0)), y = pool_view<5>(c->outputs[0]), ix = pool_view<5>(c->outputs[1]);
   if (half_or_bf16(x.dtype)) return not_implemented(c, "max_pool3d_with_indices_cpu", x.dtype);
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t ot, int64_t oh, int64_t ow) {
     const int64_t o[3] = {ot, oh, ow};
@@ -104,7 +84,7 @@ axle_status max_pool3d_with_indices(void*, const axle_kernel_call* c) {
 // avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
 // torch's divisor rules; windows entirely in the padding give 0; int64 divides truncating.
 axle_status avg_pool3d(void*, const axle_kernel_call* c) {
-  const Pool5 x = pool5(arg_tensor(c, 0)), y = pool5(c->outputs[0]);
+  const Pool5 x = pool_view<5>(arg_tensor(c, 0)), y = pool_view<5>(c->outputs[0]);
   if (half_or_bf16(x.dtype)) return not_implemented(c, "avg_pool3d_out_frame", x.dtype);
   const bool include_pad = arg_bool(c, 5);
   const bool has_divisor = !arg_is_none(c, 6);
@@ -143,7 +123,7 @@ axle_status avg_pool3d(void*, const axle_kernel_call* c) {
 Span adaptive_span(int64_t o, int64_t out, int64_t in) { return {(o * in) / out, ((o + 1) * in + out - 1) / out, 1}; }
 
 axle_status adaptive_avg_pool3d(void*, const axle_kernel_call* c) {
-  const Pool5 x = pool5(arg_tensor(c, 0)), y = pool5(c->outputs[0]);
+  const Pool5 x = pool_view<5>(arg_tensor(c, 0)), y = pool_view<5>(c->outputs[0]);
   if (x.dtype == AXLE_DTYPE_BFLOAT16) return not_implemented(c, "adaptive_avg_pool3d_cpu", x.dtype);
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t ot, int64_t oh, int64_t ow) {
     const Span t = adaptive_span(ot, y.size[2], x.size[2]), h = adaptive_span(oh, y.size[3], x.size[3]);
@@ -159,7 +139,7 @@ axle_status adaptive_avg_pool3d(void*, const axle_kernel_call* c) {
 }
 
 axle_status adaptive_max_pool3d(void*, const axle_kernel_call* c) {
-  const Pool5 x = pool5(arg_tensor(c, 0)), y = pool5(c->outputs[0]), ix = pool5(c->outputs[1]);
+  const Pool5 x = pool_view<5>(arg_tensor(c, 0)), y = pool_view<5>(c->outputs[0]), ix = pool_view<5>(c->outputs[1]);
   if (half_or_bf16(x.dtype)) return not_implemented(c, "adaptive_max_pool3d_cpu", x.dtype);
   for_each_output(y, [&](int64_t n, int64_t ch, int64_t ot, int64_t oh, int64_t ow) {
     const int64_t o[3] = {ot, oh, ow};
