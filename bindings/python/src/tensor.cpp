@@ -344,18 +344,27 @@ Tensor to(const Tensor& self, const py::args& args, const py::kwargs& kwargs) {
 }  // namespace
 
 // axle.Size (bindings/python/axle/_size.py), registered at import: shape and
-// size() build it through tuple's own constructor (no Python-level __new__),
+// size() allocate it directly (no Python-level __new__, no intermediate tuple),
 // a plain tuple until then.
 namespace {
 PyObject* g_size_type = nullptr;
 
 py::object sizes_object(const IntList& sizes) {
-  py::tuple t(sizes.size());
-  for (size_t i = 0; i < sizes.size(); ++i) t[i] = py::int_(sizes[i]);
-  if (!g_size_type) return t;
-  py::tuple args = py::make_tuple(t);
-  PyObject* r = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(g_size_type), args.ptr(), nullptr);
+  const auto n = static_cast<Py_ssize_t>(sizes.size());
+  // A tuple subclass is allocated as tuple's own constructor allocates it, then filled.
+  PyObject* r =
+      g_size_type
+          ? reinterpret_cast<PyTypeObject*>(g_size_type)->tp_alloc(reinterpret_cast<PyTypeObject*>(g_size_type), n)
+          : PyTuple_New(n);
   if (!r) throw py::error_already_set();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(sizes[static_cast<size_t>(i)]);
+    if (!v) {
+      Py_DECREF(r);
+      throw py::error_already_set();
+    }
+    PyTuple_SET_ITEM(r, i, v);
+  }
   return py::reinterpret_steal<py::object>(r);
 }
 }  // namespace
