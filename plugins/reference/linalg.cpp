@@ -145,13 +145,6 @@ void triangular_solve_in_place(const Dense& a, Dense& x, int64_t n, int64_t k, b
   }
 }
 
-Dense transposed(const Dense& a, int64_t r, int64_t c) {
-  Dense t(a.size());
-  for (int64_t i = 0; i < r; ++i)
-    for (int64_t j = 0; j < c; ++j) t[static_cast<size_t>(j * r + i)] = a[static_cast<size_t>(i * c + j)];
-  return t;
-}
-
 // linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False)
 axle_status solve_triangular(void*, const axle_kernel_call* c) {
   const axle_tensor_view& A = arg_tensor(c, 0);

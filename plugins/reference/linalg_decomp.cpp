@@ -305,12 +305,7 @@ axle_status svd(void*, const axle_kernel_call* c) {
   std::vector<double> s;
   for (size_t b = 0; b < ia.size(); ++b) {
     Dense a = load_matrix(A, ia[b]);
-    if (wide) {  // A^T = U' S V'^T: A = V' S U'^T
-      Dense t(a.size());
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) t[static_cast<size_t>(j * m + i)] = a[static_cast<size_t>(i * n + j)];
-      a = std::move(t);
-    }
+    if (wide) a = transposed(a, m, n);  // A^T = U' S V'^T: A = V' S U'^T
     const int64_t uc = full ? rows : k;
     jacobi_svd(a, rows, k, uc, u, s, v);
     if (wide) {  // the signs are U's (here v's), Vh's extra rows (u's extra columns) their own
@@ -326,11 +321,8 @@ axle_status svd(void*, const axle_kernel_call* c) {
     const Dense& right = wide ? u : v;
     const int64_t rc = wide ? uc : k;  // right's columns
     const int64_t rrows = wide ? n : k;
-    Dense vh(static_cast<size_t>(rc * rrows));
-    for (int64_t i = 0; i < rrows; ++i)
-      for (int64_t j = 0; j < rc; ++j) vh[static_cast<size_t>(j * rrows + i)] = right[static_cast<size_t>(i * rc + j)];
     store_matrix(U, iu[b], left);
-    store_matrix(Vh, ivh[b], vh);
+    store_matrix(Vh, ivh[b], transposed(right, rrows, rc));
   }
   return AXLE_OK;
 }

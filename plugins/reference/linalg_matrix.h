@@ -61,6 +61,14 @@ inline Dense load_matrix(const axle_tensor_view& v, int64_t off) {
   return m;
 }
 
+// The c x r transpose of an r x c matrix.
+inline Dense transposed(const Dense& a, int64_t r, int64_t c) {
+  Dense t(a.size());
+  for (int64_t i = 0; i < r; ++i)
+    for (int64_t j = 0; j < c; ++j) t[static_cast<size_t>(j * r + i)] = a[static_cast<size_t>(i * c + j)];
+  return t;
+}
+
 inline void store_matrix(const axle_tensor_view& v, int64_t off, const Dense& m) {
   const int64_t r = v.sizes[v.ndim - 2], c = v.sizes[v.ndim - 1];
   const int64_t rs = v.strides[v.ndim - 2], cs = v.strides[v.ndim - 1];

@@ -18,15 +18,11 @@ using linalg::batch_prefix;
 using linalg::batch_sizes;
 using linalg::check_at_least_2d;
 using linalg::check_float;
+using linalg::check_lapack_dtype;
 using linalg::check_square;
 using linalg::first_failure;
 using linalg::mT;
-
-// torch's kernel-dispatch error for dtypes its LAPACK path lacks ("lu_cpu").
-void check_lapack_dtype(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(d == kFloat32 || d == kFloat64, DTypeError, op, ": \"", kernel, "\" not implemented for '",
-             torch_type_name(d), "'");
-}
+using linalg::vector_rhs;
 
 void lu_factor_ex_shape(ShapeContext& c) {
   const Tensor& a = c.arg(0).tensor();
@@ -192,13 +188,6 @@ Stack inv_ex(const char* op, const Tensor& a, bool check_errors) {
   }
   const Tensor id = expand(linalg::eye_like(a, a.size(-1)), a.sizes());
   return {lu_solve(f[0].tensor(), f[1].tensor(), id, true, false), f[2]};
-}
-
-// torch's linalg_solve_is_vector_rhs: B is a vector (or a batch of them).
-bool vector_rhs(const Tensor& a, const Tensor& b) {
-  if (b.dim() == 1) return true;
-  if (b.dim() != a.dim() - 1) return false;
-  return IntList(b.sizes()) == IntList(a.sizes().begin(), a.sizes().end() - 1);
 }
 
 Stack solve_ex(const char* op, const Stack& s, bool check_errors) {

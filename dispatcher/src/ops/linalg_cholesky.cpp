@@ -49,11 +49,6 @@ void check_b_and_a(const char* op, const Tensor& b, const Tensor& a) {
              a.size(-1), " by ", a.size(-1), " but each b matrix is ", b.size(-2), " by ", b.size(-1));
 }
 
-void check_lapack(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(d == kFloat32 || d == kFloat64, DTypeError, op, ": \"", kernel, "\" not implemented for '",
-             torch_type_name(d), "'");
-}
-
 // X of A X = B with A = L L^T (upper: U^T U) given its factor.
 Stack cholesky_solve_composite(const Stack& s) {
   const char* op = "cholesky_solve";
@@ -63,7 +58,7 @@ Stack cholesky_solve_composite(const Stack& s) {
   AXLE_CHECK(b.dim() >= 2, ShapeError, op, ": b should have at least 2 dimensions, but has ", b.dim(),
              " dimensions instead");
   check_b_and_a(op, b, f);
-  check_lapack(op, "cholesky_solve_cpu", b.dtype());
+  linalg::check_lapack_dtype(op, "cholesky_solve_cpu", b.dtype());
   const Tensor l = upper ? mT(f) : f;  // A = L L^T either way
   return {tri_solve(mT(l), tri_solve(l, b, false), true)};
 }
@@ -74,7 +69,7 @@ Stack cholesky_inverse_composite(const Stack& s) {
   const Tensor& f = s[0].tensor();
   const bool upper = s[1].to_bool();
   check_square(op, f);
-  check_lapack(op, "cholesky_inverse_out_cpu", f.dtype());
+  linalg::check_lapack_dtype(op, "cholesky_inverse_out_cpu", f.dtype());
   const Tensor l = upper ? mT(f) : f;
   const Tensor id = expand(linalg::eye_like(f, f.size(-1)), f.sizes());
   const Tensor linv = tri_solve(l, id, false);
@@ -90,7 +85,7 @@ Stack triangular_solve_composite(const Stack& s) {
   AXLE_CHECK(b.dim() >= 2, ShapeError, "torch.triangular_solve: Expected b to have at least 2 dimensions, but it has ",
              b.dim(), " dimensions instead");
   check_b_and_a(op, b, a);
-  check_lapack(op, "triangular_solve_cpu", b.dtype());
+  linalg::check_lapack_dtype(op, "triangular_solve_cpu", b.dtype());
   IntList batch = broadcast(batch_sizes(a), batch_sizes(b));
   const Tensor x = tri_solve(transpose ? mT(a) : a, b, transpose ? !upper : upper, unit);
   batch.push_back(a.size(-2));

@@ -15,11 +15,6 @@ using linalg::check_at_least_2d;
 using linalg::check_square;
 using linalg::mT;
 
-void check_kernel_dtype(const char* op, const char* kernel, DType d) {
-  AXLE_CHECK(d == kFloat32 || d == kFloat64, DTypeError, op, ": \"", kernel, "\" not implemented for '",
-             torch_type_name(d), "'");
-}
-
 IntList with_core(const Tensor& a, std::initializer_list<int64_t> core) {
   IntList s = batch_sizes(a);
   s.insert(s.end(), core);
@@ -43,7 +38,7 @@ void eigh_shape(ShapeContext& c) {
   const Tensor& a = c.arg(0).tensor();
   const std::string& uplo = c.arg(1).str();
   check_square("linalg.eigh", a);
-  check_kernel_dtype("linalg.eigh", "linalg_eigh_cpu", a.dtype());
+  linalg::check_lapack_dtype("linalg.eigh", "linalg_eigh_cpu", a.dtype());
   AXLE_CHECK(uplo == "L" || uplo == "U" || uplo == "l" || uplo == "u", ValueError, c.op,
              ": Expected UPLO argument to be 'L' or 'U', but got ", uplo);
   const int64_t n = a.size(-1);

@@ -45,11 +45,11 @@ Tolerances tolerances(const Tensor& a, const Value& atol, const Value& rtol) {
 }
 
 // The singular values (hermitian: |eigenvalues|) that count, as a bool mask
-// [..., k], and the values themselves: s > max(atol, rtol * max(s)).
-std::pair<Tensor, Tensor> significant(const Tensor& s, const Tolerances& t) {
+// [..., k]: s > max(atol, rtol * max(s)).
+Tensor significant(const Tensor& s, const Tolerances& t) {
   const Tensor top = s.size(-1) ? amax(s, {-1}, true) : zeros(batch_sizes(s, 0), like(s));
   const Tensor tol = call_op(AXLE_OP("maximum"), {unsqueeze(t.atol, -1), unsqueeze(t.rtol, -1) * top})[0].tensor();
-  return {s > tol, s};
+  return s > tol;
 }
 
 void check_pinv_input(const Tensor& a) {
@@ -65,13 +65,13 @@ Tensor pinv(const Tensor& a, const Value& atol, const Value& rtol, bool hermitia
   if (hermitian) {
     const Stack e = call_op(AXLE_OP("linalg_eigh"), {a, "L"});
     const Tensor &w = e[0].tensor(), &v = e[1].tensor();
-    const auto [keep, abs_w] = significant(detail::call_one(AXLE_OP("abs"), w), t);
+    const Tensor keep = significant(detail::call_one(AXLE_OP("abs"), w), t);
     const Tensor inv = where(keep, detail::call_one(AXLE_OP("reciprocal"), w), zeros({}, like(a)));
     return matmul(v * unsqueeze(inv, -2), mT(v));
   }
   const Stack usv = call_op(AXLE_OP("linalg_svd"), {a, false, Value()});
   const Tensor &u = usv[0].tensor(), &s = usv[1].tensor(), &vh = usv[2].tensor();
-  const Tensor keep = significant(s, t).first;
+  const Tensor keep = significant(s, t);
   const Tensor inv = where(keep, detail::call_one(AXLE_OP("reciprocal"), s), zeros({}, like(a)));
   return matmul(mT(vh) * unsqueeze(inv, -2), mT(u));
 }
@@ -82,7 +82,7 @@ Tensor matrix_rank(const Tensor& a, const Value& atol, const Value& rtol, bool h
   const Tensor s = hermitian
                        ? detail::call_one(AXLE_OP("abs"), call_op(AXLE_OP("linalg_eigvalsh"), {a, "L"})[0].tensor())
                        : svdvals(a);
-  return sum(significant(s, tolerances(a, atol, rtol)).first, {-1}, false, kInt64);
+  return sum(significant(s, tolerances(a, atol, rtol)), {-1}, false, kInt64);
 }
 
 Stack nuclear_norm_dim(const Tensor& a, const IntList& dims, bool keepdim) {
@@ -141,11 +141,6 @@ Stack cond(const Tensor& a, const Value& p) {
   return {matrix_norm(a, p) * matrix_norm(inv, p)};
 }
 
-bool vector_rhs(const Tensor& a, const Tensor& b) {
-  if (b.dim() == 1) return true;
-  return b.dim() == a.dim() - 1 && IntList(b.sizes()) == IntList(a.sizes().begin(), a.sizes().end() - 1);
-}
-
 // linalg_lstsq for full-rank A through QR: tall A = Q R gives X = R^-1 Q^T B,
 // wide A^T = Q R the minimum-norm X = Q R^-T B. Outputs follow the driver, as
 // torch: residuals (gels, gelsd, gelss; m > n), rank (not gels), singular
@@ -161,7 +156,7 @@ Stack lstsq(const Stack& s) {
   AXLE_CHECK(a.dtype() == b0.dtype(), DTypeError, op,
              ": Expected input and other to have the same dtype, but got input's dtype ", torch_type_name(a.dtype()),
              " and other's dtype ", torch_type_name(b0.dtype()));
-  const bool vec = vector_rhs(a, b0);
+  const bool vec = linalg::vector_rhs(a, b0);
   const Tensor b = vec ? unsqueeze(b0, -1) : b0;
   AXLE_CHECK(a.dim() >= b.dim() && a.dim() - b.dim() <= 1, ShapeError, op,
              ": input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1");
@@ -187,11 +182,13 @@ Stack lstsq(const Stack& s) {
     residuals = sum(r * r, {-2});
   }
   Tensor rank = zeros({0}, TensorOptions().dtype(kInt64).device(a.device()));
-  if (driver != "gels") {
-    Value rcond = s[2].is_none() ? Value() : Value(s[2].to_double());
-    rank = matrix_rank(a, Value(), rcond, false);
+  Tensor sv = zeros({0}, o);
+  if (driver != "gels") {  // the rank from the singular values, computed once
+    const Value rcond = s[2].is_none() ? Value() : Value(s[2].to_double());
+    const Tensor values = svdvals(a);
+    rank = sum(significant(values, tolerances(a, Value(), rcond)), {-1}, false, kInt64);
+    if (driver == "gelsd" || driver == "gelss") sv = values;
   }
-  const Tensor sv = driver == "gelsd" || driver == "gelss" ? svdvals(a) : zeros({0}, o);
   if (vec) x = squeeze(x, -1);
   return {x, residuals, rank, sv};
 }

@@ -40,6 +40,18 @@ inline void check_square(const char* op, const Tensor& t, const char* name = "A"
              t.size(-2), " by ", t.size(-1), " matrices");
 }
 
+// torch's kernel-dispatch error for dtypes its LAPACK path lacks ("lu_cpu").
+inline void check_lapack_dtype(const char* op, const char* kernel, DType d) {
+  AXLE_CHECK(d == kFloat32 || d == kFloat64, DTypeError, op, ": \"", kernel, "\" not implemented for '",
+             torch_type_name(d), "'");
+}
+
+// torch's linalg_solve_is_vector_rhs: B is a vector (or a batch of them).
+inline bool vector_rhs(const Tensor& a, const Tensor& b) {
+  if (b.dim() == 1) return true;
+  return b.dim() == a.dim() - 1 && IntList(b.sizes()) == IntList(a.sizes().begin(), a.sizes().end() - 1);
+}
+
 // float32 and float64 (torch's CPU linalg also takes complex, which axle lacks).
 inline void check_float(const char* op, const Tensor& t) {
   AXLE_CHECK(t.dtype() != kFloat16 && t.dtype() != kBFloat16, DTypeError, op,
