@@ -44,26 +44,18 @@ axle_status polygamma(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
-axle_status igamma(void*, const axle_kernel_call* c) {
-  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)}, &special::igamma);
-  return AXLE_OK;
-}
-
-axle_status igammac(void*, const axle_kernel_call* c) {
-  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)}, &special::igammac);
-  return AXLE_OK;
-}
-
-axle_status zeta(void*, const axle_kernel_call* c) {
-  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)}, &special::zeta);
+// igamma, igammac, special_zeta: f(self, other) elementwise in double.
+template <double (*F)(double, double)>
+axle_status binary(void*, const axle_kernel_call* c) {
+  map_elements<double, 2>(c->outputs[0], {&arg_tensor(c, 0), &arg_tensor(c, 1)}, F);
   return AXLE_OK;
 }
 
 const KernelEntry kKernels[] = {
-    {"special_zeta", &zeta, AXLE_HERE},
+    {"special_zeta", &binary<&special::zeta>, AXLE_HERE},
     {"polygamma", &polygamma, AXLE_HERE},
-    {"igamma", &igamma, AXLE_HERE},
-    {"igammac", &igammac, AXLE_HERE},
+    {"igamma", &binary<&special::igamma>, AXLE_HERE},
+    {"igammac", &binary<&special::igammac>, AXLE_HERE},
 };
 
 }  // namespace

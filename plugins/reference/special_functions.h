@@ -6,6 +6,7 @@
 // (poles, infinities, NaN, out-of-domain arguments) follow PyTorch 1.13.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -342,10 +343,16 @@ inline double igammac_fraction(double a, double x) {
 inline double lgamma1p(double a) {
   if (std::fabs(a) >= 0.2) return std::lgamma(1 + a);
   constexpr double kEuler = 0.57721566490153286060651209008240243;
+  // zeta(2) .. zeta(59), computed once (each is a series of its own).
+  static const auto zeta = [] {
+    std::array<double, 60> z{};
+    for (int k = 2; k < 60; ++k) z[static_cast<size_t>(k)] = hurwitz_zeta_positive(k, 1);
+    return z;
+  }();
   double sum = -kEuler * a, power = -a;  // (-a)^k
   for (int k = 2; k < 60; ++k) {
     power *= -a;
-    const double term = hurwitz_zeta_positive(k, 1) * power / k;
+    const double term = zeta[static_cast<size_t>(k)] * power / k;
     sum += term;
     if (std::fabs(term) <= kEps * std::fabs(sum)) break;
   }
