@@ -2,6 +2,7 @@
 // forms, comparisons, logical and bitwise ops with the shifts, and unary math.
 #include "../api/op_handle.h"
 #include "../derivatives/derivatives.h"
+#include "pointwise_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -96,18 +97,8 @@ void shift_shape(ShapeContext& c) {
              "\" not implemented for '", torch_type_name(d), "'");
 }
 
-// The Scalar overloads of the shifts: the number as a wrapped 0-d tensor (it
-// takes the tensor's dtype), then the Tensor overload `Op`.
-template <const char* Op>
-Stack shift_scalar_other(const Stack& a) {
-  const Tensor& self = a[0].tensor();
-  return detail::call(AXLE_OP(Op), self, scalar_to_tensor(a[1].scalar(), self.device()));
-}
-template <const char* Op>
-Stack shift_scalar_self(const Stack& a) {
-  const Tensor& other = a[1].tensor();
-  return detail::call(AXLE_OP(Op), scalar_to_tensor(a[0].scalar(), other.device()), other);
-}
+// The shifts' Scalar overloads (scalar_other / scalar_self, pointwise_util.h): the
+// number takes the tensor's dtype.
 constexpr char kLshift[] = "bitwise_left_shift.Tensor", kRshift[] = "bitwise_right_shift.Tensor",
                kLshiftInplace[] = "bitwise_left_shift_.Tensor", kRshiftInplace[] = "bitwise_right_shift_.Tensor";
 
@@ -122,12 +113,6 @@ void neg_shape(ShapeContext& c) {
              ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
              "the `~` or `logical_not()` operator instead.");
   c.outputs = {{t.sizes(), t.dtype()}};
-}
-
-// Unary float ops: integer and bool inputs produce the default float dtype.
-void float_unary_shape(ShapeContext& c) {
-  const Tensor& t = c.arg(0).tensor();
-  c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
 }
 
 // Same dtype, bool rejected (abs, floor, ceil, trunc), as torch's CPU kernels.
@@ -162,6 +147,11 @@ void relu_shape(ShapeContext& c) {
 }
 
 }  // namespace
+
+void float_unary_shape(ShapeContext& c) {
+  const Tensor& t = c.arg(0).tensor();
+  c.outputs = {{t.sizes(), float_or_default(t.dtype())}};
+}
 
 std::vector<OpDecl> pointwise_ops() {
   return {
@@ -301,11 +291,11 @@ std::vector<OpDecl> pointwise_ops() {
        .flags = kPointwise,
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
-       .composite = &shift_scalar_other<kLshift>,
+       .composite = &scalar_other<kLshift>,
        .doc = "self << other, other a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-       .composite = &shift_scalar_self<kLshift>,
+       .composite = &scalar_self<kLshift>,
        .doc = "self << other, self a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -314,11 +304,11 @@ std::vector<OpDecl> pointwise_ops() {
        .flags = kPointwise,
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor",
-       .composite = &shift_scalar_other<kRshift>,
+       .composite = &scalar_other<kRshift>,
        .doc = "self >> other, other a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-       .composite = &shift_scalar_self<kRshift>,
+       .composite = &scalar_self<kRshift>,
        .doc = "self >> other, self a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
@@ -327,7 +317,7 @@ std::vector<OpDecl> pointwise_ops() {
        .kernel_op = "bitwise_left_shift.Tensor",
        .flags = kPointwise},
       {.schema = "bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
-       .composite = &shift_scalar_other<kLshiftInplace>,
+       .composite = &scalar_other<kLshiftInplace>,
        .doc = "In-place bitwise_left_shift by a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
@@ -336,7 +326,7 @@ std::vector<OpDecl> pointwise_ops() {
        .kernel_op = "bitwise_right_shift.Tensor",
        .flags = kPointwise},
       {.schema = "bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
-       .composite = &shift_scalar_other<kRshiftInplace>,
+       .composite = &scalar_other<kRshiftInplace>,
        .doc = "In-place bitwise_right_shift by a number.",
        .derivative = {.none = "integer output"}},
       {.schema = "neg(Tensor self) -> Tensor",

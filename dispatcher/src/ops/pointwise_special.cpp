@@ -5,6 +5,7 @@
 // forms torch has. Integer and bool inputs give the default float dtype.
 #include "../api/op_handle.h"
 #include "../derivatives/derivatives.h"
+#include "pointwise_util.h"
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -16,16 +17,11 @@
 namespace axle::shape {
 namespace {
 
-void float_unary_shape(ShapeContext& c) {
-  const Tensor& t = c.arg(0).tensor();
-  c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
-}
-
 // polygamma(int n, Tensor self)
 void polygamma_shape(ShapeContext& c) {
   AXLE_CHECK(c.arg(0).to_int() >= 0, ValueError, c.op, ": polygamma(n, x) does not support negative n.");
   const Tensor& t = c.arg(1).tensor();
-  c.outputs = {{t.sizes(), is_floating_point(t.dtype()) ? t.dtype() : get_default_dtype()}};
+  c.outputs = {{t.sizes(), float_or_default(t.dtype())}};
 }
 
 // igamma / igammac: broadcast and promoted; floating results only (torch's CPU kernels).
@@ -45,18 +41,10 @@ void zeta_shape(ShapeContext& c) {
   const Tensor& a = c.arg(0).tensor();
   const Tensor& b = c.arg(1).tensor();
   const DType d = result_type({&a, &b});
-  c.outputs = {{broadcast(a.sizes(), b.sizes()), is_floating_point(d) ? d : get_default_dtype()}};
+  c.outputs = {{broadcast(a.sizes(), b.sizes()), float_or_default(d)}};
 }
 
-// The Scalar overloads of special_zeta: the number as a wrapped 0-d tensor.
-Stack zeta_self_scalar(const Stack& a) {
-  const Tensor& other = a[1].tensor();
-  return detail::call(AXLE_OP("special_zeta"), scalar_to_tensor(a[0].scalar(), other.device()), other);
-}
-Stack zeta_other_scalar(const Stack& a) {
-  const Tensor& self = a[0].tensor();
-  return detail::call(AXLE_OP("special_zeta"), self, scalar_to_tensor(a[1].scalar(), self.device()));
-}
+constexpr char kZeta[] = "special_zeta";
 
 // mvlgamma(x, p) = sum over j < p of lgamma(x - j/2) + p (p - 1) / 4 * log(pi).
 void mvlgamma_check(const char* op, const Tensor& x, int64_t p) {
@@ -168,11 +156,11 @@ std::vector<OpDecl> pointwise_special_ops() {
        .flags = kPointwise,
        .derivative = {.vjp = &derivatives::special_zeta, .saves = save_arg(0) | save_arg(1)}},
       {.schema = "special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor",
-       .composite = &zeta_self_scalar,
+       .composite = &scalar_self<kZeta>,
        .doc = "special_zeta with self a number.",
        .derivative = {.decomposes = true}},
       {.schema = "special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor",
-       .composite = &zeta_other_scalar,
+       .composite = &scalar_other<kZeta>,
        .doc = "special_zeta with other a number.",
        .derivative = {.decomposes = true}},
       {.schema = "lgamma_(Tensor(a!) self) -> Tensor(a!)",
