@@ -553,3 +553,17 @@ def test_conv_transpose3d_dtypes_torch_cpu_lacks(dtype):
     with pytest.raises(axle.DTypeError) as got:
         axle.conv_transpose3d(xa, wa)
     assert str(want.value) in str(got.value)
+
+
+@pytest.mark.parametrize("nd", [2, 3])
+@pytest.mark.parametrize("k,s,p", [(0, 2, 0), (2, 0, 0), (2, 2, 3), (3, 1, -1)])
+def test_avg_pool_backward_checks_its_window_as_torch(nd, k, s, p):
+    # The backward ops called directly: torch refuses these windows; axle says which.
+    x = np.random.default_rng(0).standard_normal((1, 1) + (4,) * nd)
+    g = np.ones((1, 1) + (2,) * nd)
+    args = ([k] * nd, [s] * nd, [p] * nd, False, False, None)
+    op = "avg_pool%dd_backward" % nd
+    with pytest.raises(axle.ValueError, match=op):
+        getattr(axle, op)(axle.tensor(g), axle.tensor(x), *args)
+    with pytest.raises(RuntimeError):
+        getattr(torch.ops.aten, op)(torch.tensor(g), torch.tensor(x), *args)

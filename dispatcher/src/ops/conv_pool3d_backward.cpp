@@ -71,6 +71,7 @@ Stack avg_pool3d_backward_composite(const Stack& a) {
     in.push_back(self.size(nd - 3 + static_cast<int64_t>(i)));
     out.push_back(gy.size(nd - 3 + static_cast<int64_t>(i)));
   }
+  check_avg_pool_window("avg_pool3d_backward", k, s, p);
   const bool include_pad = a[6].to_bool();
   if (gy.numel() == 0) return {zeros(self.sizes(), like(gy))};
   Tensor divisor = make_empty(out, kFloat64, Device("cpu"));

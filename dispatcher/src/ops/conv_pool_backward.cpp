@@ -195,6 +195,7 @@ Stack avg_pool2d_backward_composite(const Stack& a) {
   const int64_t kh = k[0], kw = one_or(k, 1, kh);
   const int64_t sh = one_or(a[3].int_list(), 0, kh), sw = one_or(a[3].int_list(), 1, kw);
   const int64_t ph = one_or(a[4].int_list(), 0, 0), pw = one_or(a[4].int_list(), 1, 0);
+  check_avg_pool_window("avg_pool2d_backward", {kh, kw}, {sh, sw}, {ph, pw});
   const bool include_pad = a[6].to_bool();
   const int64_t nd = self.dim(), h = self.size(nd - 2), w = self.size(nd - 1);
   const int64_t oh = gy.size(nd - 2), ow = gy.size(nd - 1);
@@ -243,6 +244,16 @@ Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& in
   const Tensor acc = zeros(flat, TensorOptions().dtype(gy.dtype()).device(gy.device()));
   return reshape(scatter_add(acc, -1, reshape(indices.contiguous(), gflat), reshape(gy.contiguous(), gflat)),
                  self.sizes());
+}
+
+void check_avg_pool_window(const char* op, const IntList& k, const IntList& s, const IntList& p) {
+  for (size_t i = 0; i < k.size(); ++i) {
+    AXLE_CHECK(k[i] > 0 && s[i] > 0, ValueError, op, ": kernel size and stride should be greater than zero, but got ",
+               "kernel_size ", str(k), " and stride ", str(s));
+    AXLE_CHECK(p[i] >= 0 && p[i] <= k[i] / 2, ValueError, op,
+               ": pad should be at least zero and at most half of kernel size, but got padding ", str(p),
+               " and kernel_size ", str(k));
+  }
 }
 
 int64_t one_or(const IntList& l, size_t i, int64_t fallback) {

@@ -17,6 +17,9 @@ Tensor batchify(const Tensor& input, int64_t spatial, const char* name, bool& ba
 // Max pooling's gradient: each output's gradient added at the flat index (over
 // the last `spatial` dims) of its maximum, as max_pool / adaptive_max_pool return them.
 Tensor scatter_to_indices(const Tensor& gy, const Tensor& self, const Tensor& indices, int64_t spatial);
+// An average pooling window's kernel, stride and padding per spatial dim, as
+// torch's avg_pool checks them: positive kernel and stride, 0 <= pad <= kernel / 2.
+void check_avg_pool_window(const char* op, const IntList& k, const IntList& s, const IntList& p);
 // l[i] of an int list given as one value for every dim or one per dim; fallback when empty.
 int64_t one_or(const IntList& l, size_t i, int64_t fallback);
 // The adaptive windows of torch's adaptive pooling along one dim as an [out, in]
