@@ -65,10 +65,7 @@ class OpContext final : public VjpContext {
         grads_(grads),
         results_(node.next_edges().size()),
         inputs_(node.next_edges().size()),
-        outputs_(node.num_outputs()) {
-    for (size_t i = 0; i < grads.size() && i < 64; ++i)
-      if (grads[i].defined()) flowed_ |= uint64_t{1} << i;
-  }
+        outputs_(node.num_outputs()) {}
 
   const Value& arg(size_t i) const override { return node_.args_.at(i); }
   const Tensor& input(size_t i) const override { return unpack_input(slot(i, 0)); }
@@ -81,13 +78,16 @@ class OpContext final : public VjpContext {
   }
   const Tensor& grad(size_t i) const override {
     AXLE_INTERNAL_ASSERT(i < grads_.size(), node_.op_.name, ": no output ", i);
-    if (!grads_[i].defined()) {
+    if (grads_[i].defined()) return grads_[i];
+    // No gradient reached output i: zeros of its shape, kept apart so has_grad still tells.
+    if (zeros_.empty()) zeros_.resize(grads_.size());
+    if (!zeros_[i].defined()) {
       const Node::OutputMeta& m = node_.output_meta(i);
-      grads_[i] = zeros(m.sizes, TensorOptions().dtype(m.dtype).device(m.device));
+      zeros_[i] = zeros(m.sizes, TensorOptions().dtype(m.dtype).device(m.device));
     }
-    return grads_[i];
+    return zeros_[i];
   }
-  bool has_grad(size_t i) const override { return i >= 64 || ((flowed_ >> i) & 1) != 0; }
+  bool has_grad(size_t i) const override { return i < grads_.size() && grads_[i].defined(); }
   bool has_tensor(size_t i) const override {
     const int s = node_.first_slot_.at(i);
     return s >= 0 && node_.slots_[s].defined;
@@ -132,7 +132,7 @@ class OpContext final : public VjpContext {
 
   OpNode& node_;
   std::vector<Tensor>& grads_;
-  uint64_t flowed_ = 0;  // bit i: a gradient flowed into output i (has_grad; conservative past 64)
+  mutable std::vector<Tensor> zeros_;  // grad(i)'s zeros for outputs no gradient reached
   std::vector<Tensor> results_;
   mutable std::vector<Tensor> inputs_;
   mutable std::vector<Tensor> outputs_;
