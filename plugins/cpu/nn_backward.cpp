@@ -232,10 +232,9 @@ axle_status batch_norm_backward(void*, const axle_kernel_call* c) {
     const int64_t n = xv.sizes[0], ch = xv.sizes[1], total = plugin::numel(xv);
     if (n == 0 || ch == 0 || total == 0) return AXLE_DECLINED;
     const int64_t plane = total / (n * ch);
-    void *w, *given_mean, *given_invstd, *unused;
+    void *w, *given_mean, *given_invstd;  // the running statistics (args 3, 4) are not read in training
     if (!param(c, 2, ch, &w) || !w || !param(c, 5, ch, &given_mean) || !param(c, 6, ch, &given_invstd) ||
-        !f32_out(gx_v, total) || !f32_out(gw_v, ch) || !f32_out(gb_v, ch) || !param(c, 3, ch, &unused) ||
-        !param(c, 4, ch, &unused))
+        !f32_out(gx_v, total) || !f32_out(gw_v, ch) || !f32_out(gb_v, ch))
       return plugin::decline(c, "no weight, or statistics / outputs not float32 contiguous");
     const double eps = arg_double(c, 8);
     const Shape x = Shape::of(xv), gy = Shape::of(gv);
@@ -268,7 +267,7 @@ axle_status batch_norm_backward(void*, const axle_kernel_call* c) {
       if (given_mean && given_invstd) {
         m = static_cast<const float*>(given_mean)[k];
         const double r = static_cast<const float*>(given_invstd)[k];
-        q = (1.0 / (r * r) - eps) * count;
+        q = std::max(1.0 / (r * r) - eps, 0.0) * count;  // the variance, as a sum over count like the other branch
       } else {
         for (int64_t b = 0; b < n; ++b) m += row_sum(xd + (b * ch + k) * plane, plane);
         m /= count;

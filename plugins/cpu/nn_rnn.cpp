@@ -134,7 +134,7 @@ axle_status lstm_cell(void*, const axle_kernel_call* c) {
   if (!f32_dense(igv, rows * 4 * h) || !f32_dense(hgv, rows * 4 * h) || !f32_dense(cxv, rows * h) ||
       !optional_f32(c, 3, 4 * h, &bi) || !optional_f32(c, 4, 4 * h, &bh) || !f32_dense(c->outputs[0], rows * h) ||
       !f32_dense(c->outputs[1], rows * h) || !f32_dense(c->outputs[2], rows * 4 * h))
-    return rows * h == 0 ? AXLE_OK : AXLE_DECLINED;
+    return AXLE_DECLINED;
   const auto* ig = static_cast<const float*>(igv.data);
   const auto* hg = static_cast<const float*>(hgv.data);
   const auto* cx = static_cast<const float*>(cxv.data);

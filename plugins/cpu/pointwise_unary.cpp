@@ -191,8 +191,10 @@ axle_status gelu_backward(void*, const axle_kernel_call* c) {
 }
 
 // pow.Tensor_Tensor(self, exponent) with one exponent value (what `x ** 2`
-// becomes: a Python number arrives as a 0-d tensor): x * x, sqrt and 1 / x
-// exactly for 2, 0.5 and -1 (as torch computes them), else oneDNN's pow.
+// becomes: a Python number arrives as a 0-d tensor): oneDNN's square and sqrt
+// for 2 and 0.5 (x * x and sqrt, as torch computes them), its pow otherwise
+// (-1 as the reciprocal kernel runs it). A self smaller than the output (a
+// broadcast exponent) is declined by eltwise.
 axle_status pow_one_exponent(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const axle_tensor_view& e = arg_tensor(c, 1);

@@ -117,7 +117,6 @@ axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
   return AXLE_OK;
 }
 
-// sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype)
 // The sum of x (power 0), |x| (1) or x^2 (2) over n contiguous floats: float
 // lanes over 1024-element blocks (the compiler vectorizes them), the blocks
 // added in double, as precise as the reference plugin's double loop for any n.
@@ -148,8 +147,9 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(co
 // channels split across threads.
 axle_status channel_reduce(const axle_kernel_call* c, bool mean) {
   const axle_tensor_view &x = arg_tensor(c, 0), &out = c->outputs[0];
-  if (x.dtype != AXLE_DTYPE_FLOAT32 || out.dtype != AXLE_DTYPE_FLOAT32 || x.ndim < 3 || !plugin::is_contiguous(x) ||
-      !plugin::is_contiguous(out))
+  // The cheap checks first: every float32 sum and mean passes here.
+  if (x.dtype != AXLE_DTYPE_FLOAT32 || out.dtype != AXLE_DTYPE_FLOAT32 || x.ndim < 3 ||
+      plugin::numel(out) != x.sizes[1] || !plugin::is_contiguous(x) || !plugin::is_contiguous(out))
     return AXLE_DECLINED;
   std::vector<bool> reduced;
   if (!reduced_dims(c, 1, x.ndim, &reduced)) return AXLE_DECLINED;
@@ -170,6 +170,7 @@ axle_status channel_reduce(const axle_kernel_call* c, bool mean) {
   return AXLE_OK;
 }
 
+// sum.dim_IntList / mean.dim (self, dim, keepdim, *, dtype)
 axle_status sum(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     if (channel_reduce(c, false) == AXLE_OK) return AXLE_OK;
