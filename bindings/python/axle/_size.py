@@ -21,7 +21,8 @@ class Size(tuple):
 
     def __getitem__(self, i):
         r = super().__getitem__(i)
-        return Size(r) if isinstance(i, slice) else r
+        # A slice of a Size holds its ints already: no second check.
+        return tuple.__new__(Size, r) if isinstance(i, slice) else r
 
     def __add__(self, other):
         if not isinstance(other, tuple):
@@ -29,7 +30,7 @@ class Size(tuple):
         return Size(tuple(self) + tuple(other))
 
     def __mul__(self, n):
-        return Size(tuple(self) * n)
+        return tuple.__new__(Size, tuple(self) * n)
 
     __rmul__ = __mul__
 

@@ -82,23 +82,20 @@ def dropout_(input, p, train):
     return input.copy_(_axle.dropout(input, p, train))
 
 
+# F's alpha dropouts check p themselves.
 def alpha_dropout(input, p, train):
-    _check_p(p)
     return _F().alpha_dropout(input, p, train)
 
 
 def alpha_dropout_(input, p, train):
-    _check_p(p)
     return _F().alpha_dropout(input, p, train, inplace=True)
 
 
 def feature_alpha_dropout(input, p, train):
-    _check_p(p)
     return _F().feature_alpha_dropout(input, p, train)
 
 
 def feature_alpha_dropout_(input, p, train):
-    _check_p(p)
     return _F().feature_alpha_dropout(input, p, train, inplace=True)
 
 

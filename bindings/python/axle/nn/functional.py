@@ -257,18 +257,14 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     return out.squeeze(-2)
 
 
-def _ntuple(v, n):
-    return list(v) if isinstance(v, (tuple, list)) else [v] * n
-
-
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _axle.convolution(input, weight, bias, _ntuple(stride, 3), _ntuple(padding, 3), _ntuple(dilation, 3),
+    return _axle.convolution(input, weight, bias, _tuple_n(stride, 3), _tuple_n(padding, 3), _tuple_n(dilation, 3),
                              False, [0, 0, 0], groups)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    return _axle.convolution(input, weight, bias, _ntuple(stride, 1), _ntuple(padding, 1), _ntuple(dilation, 1),
-                             True, _ntuple(output_padding, 1), groups)
+    return _axle.convolution(input, weight, bias, _tuple_n(stride, 1), _tuple_n(padding, 1), _tuple_n(dilation, 1),
+                             True, _tuple_n(output_padding, 1), groups)
 
 
 def sigmoid(input):
@@ -397,5 +393,6 @@ def pdist(input, p=2):
 
 # folding, unpooling, LP pooling, embedding bags and the other less common functions
 from ._functional_extra import *  # noqa: E402,F401,F403
+from ._functional_extra import _tuple_n  # noqa: E402  (conv3d, conv_transpose1d)
 # 3-d pooling, max_unpool3d, grid_sample and affine_grid
 from ._functional_pool3d import *  # noqa: E402,F401,F403

@@ -188,7 +188,7 @@ class SyncBatchNorm(_BatchNorm):
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
         bn_training = self.training or (self.running_mean is None and self.running_var is None)
-        if bn_training and self.training:
+        if self.training:  # (bn_training too) a process group would be needed
             raise RuntimeError("Default process group has not been initialized, please make sure to call "
                                "init_process_group.")
         return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, bn_training, 0.0,

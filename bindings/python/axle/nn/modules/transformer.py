@@ -175,12 +175,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                                                                    tuple(value.shape)))
         if in_proj_weight is None:
             raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
-        e = embed_dim
-        wq, wk, wv = in_proj_weight[:e], in_proj_weight[e:2 * e], in_proj_weight[2 * e:]
-    bq, bk, bv = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
-    if not use_separate_proj_weight and query is key and key is value:
+    if not use_separate_proj_weight and query is key and key is value:  # self-attention: one product
         q, k, v = F.linear(query, in_proj_weight, in_proj_bias).chunk(3, -1)
     else:
+        if not use_separate_proj_weight:
+            e = embed_dim
+            wq, wk, wv = in_proj_weight[:e], in_proj_weight[e:2 * e], in_proj_weight[2 * e:]
+        bq, bk, bv = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
         q, k, v = F.linear(query, wq, bq), F.linear(key, wk, bk), F.linear(value, wv, bv)
     dtype = q.dtype
     if attn_mask is not None:
