@@ -23,6 +23,20 @@ import types as _types
 
 from . import _C
 from . import return_types as _return_types
+from . import _errors
+
+
+def wrap_dim(dim, ndim, name=None):
+    """dim in [0, ndim) from a possibly negative dim (a 0-d tensor takes -1 and 0); errors
+    name the function when `name` is given. Shared by the _composites_* modules."""
+    where = "%s(): " % name if name else ""
+    if not isinstance(dim, _b.int) or isinstance(dim, _b.bool):
+        raise _errors.TypeError("%sdim must be an int, got %s" % (where, type(dim).__name__))
+    n = _b.max(ndim, 1)
+    if dim < -n or dim >= n:
+        raise _errors.IndexError("%sDimension out of range (expected to be in range of [%d, %d], but got %d)"
+                                 % (where, -n, n - 1, dim))
+    return dim % n
 
 _TORCH_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                       "int8": "Char", "uint8": "Byte", "int16": "Short", "int32": "Int", "int64": "Long",
@@ -70,16 +84,6 @@ def install(axle):
 
     def number_value(x):
         return x.item() if hasattr(x, "item") and not isinstance(x, (_b.bool, _b.int, _b.float)) else x
-
-    def wrap_dim(dim, ndim):
-        """dim in [0, ndim) from a possibly negative dim (a 0-d tensor takes -1 and 0)."""
-        if not isinstance(dim, _b.int) or isinstance(dim, _b.bool):
-            raise axle.TypeError("dim must be an int, got %s" % type(dim).__name__)
-        n = _b.max(ndim, 1)
-        if dim < -n or dim >= n:
-            raise axle.IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)"
-                                  % (-n, n - 1, dim))
-        return dim % n
 
     def dim_list(dim, ndim):
         dims = [dim] if isinstance(dim, _b.int) else list(dim)

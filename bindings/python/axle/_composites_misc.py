@@ -22,6 +22,7 @@ import math as _math
 import warnings as _warnings
 
 from . import _C
+from ._composites_math import wrap_dim
 
 _NUMPY_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16", "int8": "int8",
                 "uint8": "uint8", "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool_"}
@@ -36,15 +37,6 @@ def install(axle):
     installed = {}
 
     # ================================================================ helpers
-    def wrap_dim(dim, ndim):
-        n = _b.max(ndim, 1)
-        if not isinstance(dim, _b.int) or isinstance(dim, _b.bool):
-            raise axle.TypeError("dim must be an int, got %s" % type(dim).__name__)
-        if dim < -n or dim >= n:
-            raise axle.IndexError("Dimension out of range (expected to be in range of [%d, %d], but got %d)"
-                                  % (-n, n - 1, dim))
-        return dim % n
-
     def floating(t):
         return t if t.dtype.is_floating_point else t.to(axle.get_default_dtype())
 

@@ -17,6 +17,7 @@ import math as _math
 import numbers as _numbers
 
 from . import _C
+from ._composites_math import wrap_dim
 from . import return_types as _return_types
 
 
@@ -33,15 +34,6 @@ def install(axle):
     """Attaches the functions to the axle module (and Tensor) where the name is free."""
     Tensor = _C.Tensor
     installed = {}
-
-    def wrap_dim(name, dim, ndim):
-        n = _b.max(ndim, 1)
-        if not isinstance(dim, _b.int) or isinstance(dim, _b.bool):
-            raise axle.TypeError("%s(): dim must be an int, got %s" % (name, type(dim).__name__))
-        if dim < -n or dim >= n:
-            raise axle.IndexError("%s(): Dimension out of range (expected to be in range of [%d, %d], but got %d)"
-                                  % (name, -n, n - 1, dim))
-        return dim % n
 
     def is_number(v):
         return isinstance(v, _numbers.Number) and not isinstance(v, _b.bool)
@@ -90,9 +82,9 @@ def install(axle):
         if dim is None:
             dims = list(_b.range(input.dim()))
         elif isinstance(dim, _b.int):
-            dims = [wrap_dim("gradient", dim, input.dim())]
+            dims = [wrap_dim(dim, input.dim(), "gradient")]
         else:
-            dims = [wrap_dim("gradient", d, input.dim()) for d in dim]
+            dims = [wrap_dim(d, input.dim(), "gradient") for d in dim]
             if len(set(dims)) != len(dims):
                 raise axle.ValueError("gradient(): dim %s appears multiple times in the list of dims" % list(dim))
         if isinstance(spacing, Tensor) and spacing.dim() == 0:
@@ -333,7 +325,7 @@ def install(axle):
             if input.dim() == 0:
                 return input.abs()
             dims = list(_b.range(input.dim()))
-        wrapped = [wrap_dim("frobenius_norm", d, input.dim()) for d in dims]
+        wrapped = [wrap_dim(d, input.dim(), "frobenius_norm") for d in dims]
         if len(set(wrapped)) != len(wrapped):
             raise axle.ValueError("frobenius_norm(): Expected dims to be different, got %s instead" % dims)
         if input.dim() == 0:
@@ -353,7 +345,7 @@ def install(axle):
         if self.dtype != source.dtype:
             raise axle.DTypeError("index_reduce_(): self (%s) and source (%s) must have the same scalar type"
                                   % (self.dtype.name, source.dtype.name))
-        d = wrap_dim("index_reduce", dim, self.dim())
+        d = wrap_dim(dim, self.dim(), "index_reduce")
         n = source.shape[d] if source.dim() else 1
         if index.numel() != n:
             raise axle.ShapeError("index_reduce_(): Number of indices (%d) should be equal to source.size(dim): "
@@ -397,7 +389,7 @@ def install(axle):
         if lengths is None:
             lengths = offsets[..., 1:] - offsets[..., :-1]
         batch = lengths.dim() - 1
-        if wrap_dim("segment_reduce", axis, data.dim()) != batch:
+        if wrap_dim(axis, data.dim(), "segment_reduce") != batch:
             raise axle.ValueError("segment_reduce(): Expected axis to be the last dimension of lengths but got %d."
                                   % axis)
         if tuple(lengths.shape[:-1]) != tuple(data.shape[:batch]):
