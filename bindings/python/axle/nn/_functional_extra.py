@@ -258,21 +258,26 @@ def _max_unpool2d(input, indices, output_size):
                                        _list_str(input.shape), i))
     if not input.dtype.is_floating_point:
         raise _axle.DTypeError('"max_unpool2d" not implemented for \'{}\''.format(_scalar_name(input.dtype)))
-    oh, ow = int(output_size[0]), int(output_size[1])
-    lead = tuple(input.shape[:-2])
-    planes = 1
-    for s in lead:
-        planes *= s
-    flat_idx = indices.reshape(planes, input.shape[-2] * input.shape[-1])
+    return _unpool_scatter(input, indices, output_size)
+
+
+def _unpool_scatter(input, indices, output_size):
+    """max_unpool2d/3d after their checks: each value of the last len(output_size) dims
+    written at its flat index into a zero output of that size."""
+    nd = len(output_size)
+    size = tuple(int(s) for s in output_size)
+    lead = tuple(input.shape[:-nd])
+    planes, volume, out_volume = _math.prod(lead), _math.prod(input.shape[-nd:]), _math.prod(size)
+    flat_idx = indices.reshape(planes, volume)
     if flat_idx.numel():
-        bad = (flat_idx < 0) | (flat_idx >= oh * ow)
+        bad = (flat_idx < 0) | (flat_idx >= out_volume)
         if bool(bad.any()):  # torch reports the last invalid index
             last = int(_axle.nonzero(bad.reshape(-1))[-1, 0])
-            raise _axle.IndexError("Found an invalid max index: {} (output volumes are of size {}x{}".format(
-                int(flat_idx.reshape(-1)[last]), oh, ow))
-    out = _axle.zeros((planes, oh * ow), dtype=input.dtype, device=input.device)
-    out = out.scatter(1, flat_idx, input.reshape(planes, input.shape[-2] * input.shape[-1]))
-    return out.reshape(lead + (oh, ow))
+            raise _axle.IndexError("Found an invalid max index: {} (output volumes are of size {}".format(
+                int(flat_idx.reshape(-1)[last]), "x".join(str(s) for s in size)))
+    out = _axle.zeros((planes, out_volume), dtype=input.dtype, device=input.device)
+    out = out.scatter(1, flat_idx, input.reshape(planes, volume))
+    return out.reshape(lead + size)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):

@@ -9,7 +9,7 @@ import warnings as _warnings
 
 import axle as _axle
 
-from ._functional_extra import _tuple_n, _unpool_output_size
+from ._functional_extra import _tuple_n, _unpool_output_size, _unpool_scatter
 from ._losses import _list_str, _scalar_name
 
 __all__ = [
@@ -100,22 +100,7 @@ def _max_unpool3d(input, indices, output_size, stride, padding):
         raise _axle.ValueError("strides should be greater than zero, but got stride: {}".format(_list_str(stride)))
     if not input.dtype.is_floating_point:
         raise _axle.DTypeError('"max_unpool3d" not implemented for \'{}\''.format(_scalar_name(input.dtype)))
-    od, oh, ow = (int(s) for s in output_size)
-    lead = tuple(input.shape[:-3])
-    planes = 1
-    for s in lead:
-        planes *= s
-    volume = input.shape[-3] * input.shape[-2] * input.shape[-1]
-    flat_idx = indices.reshape(planes, volume)
-    if flat_idx.numel():
-        bad = (flat_idx < 0) | (flat_idx >= od * oh * ow)
-        if bool(bad.any()):  # torch reports the last invalid index
-            last = int(_axle.nonzero(bad.reshape(-1))[-1, 0])
-            raise _axle.IndexError("Found an invalid max index: {} (output volumes are of size {}x{}x{}".format(
-                int(flat_idx.reshape(-1)[last]), od, oh, ow))
-    out = _axle.zeros((planes, od * oh * ow), dtype=input.dtype, device=input.device)
-    out = out.scatter(1, flat_idx, input.reshape(planes, volume))
-    return out.reshape(lead + (od, oh, ow))
+    return _unpool_scatter(input, indices, output_size)
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
