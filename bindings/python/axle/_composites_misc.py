@@ -471,6 +471,15 @@ def install(axle):
         lambda k, n: 0.42 - 0.5 * axle.cos(k * (2 * _math.pi / (n - 1))) + 0.08 * axle.cos(k * (4 * _math.pi / (n - 1))))
     bartlett_window = make_window("bartlett_window", lambda k, n: 1 - (k * (2.0 / (n - 1)) - 1).abs())
 
+    def _kaiser(k, n, beta=12.0):
+        # I0(beta sqrt(1 - ((k - a) / a)^2)) / I0(beta), a = (n - 1) / 2 (axle.i0, in float64).
+        a = (n - 1) / 2.0
+        r = (k - a) / a
+        arg = float(beta) * axle.sqrt(axle.clamp(1 - r * r, min=0.0))
+        return axle.i0(arg) / axle.i0(axle.tensor([float(beta)], dtype=axle.float64))
+
+    kaiser_window = make_window("kaiser_window", _kaiser)
+
     def range_(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False):
         _warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior "
                        "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
@@ -668,6 +677,7 @@ def install(axle):
         "empty_strided": (empty_strided, False), "frombuffer": (frombuffer, False),
         "hann_window": (hann_window, False), "hamming_window": (hamming_window, False),
         "blackman_window": (blackman_window, False), "bartlett_window": (bartlett_window, False),
+        "kaiser_window": (kaiser_window, False),
         "range": (range_, False), "get_device": (get_device, True), "is_inference": (is_inference, True),
         "is_inference_mode_enabled": (is_inference_mode_enabled, False),
         "is_anomaly_enabled": (is_anomaly_enabled, False),

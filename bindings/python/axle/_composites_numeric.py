@@ -1,6 +1,6 @@
 """torch 1.13's numerical helpers that axle has no kernel for, written in Python over its
 declared ops: vander, combinations, gradient (finite differences, edge_order 1 and 2),
-histogram / histogramdd, kaiser_window (its Bessel I0 summed as a power series),
+histogram / histogramdd,
 frobenius_norm, index_reduce / index_reduce_ (over scatter_reduce) and segment_reduce.
 
 ``install(axle)`` attaches each name where it is free: a declared op always wins.
@@ -274,44 +274,6 @@ def install(axle):
         hist, edges = histogram_points("histogramdd", points, bins, range, weight, density)
         return _named("histogramdd")(hist, tuple(edges))
 
-    # ================================================================ kaiser_window
-    def bessel_i0(x):
-        """I0 of a float64 tensor of non-negative values: sum over k of ((x/2)^k / k!)^2."""
-        q = (x / 2) * (x / 2)
-        term = axle.ones_like(x)
-        total = axle.ones_like(x)
-        k = 1
-        while True:
-            term = term * q / (k * k)
-            total = total + term
-            if _b.bool((term <= total * 1e-17).all()):
-                return total
-            k += 1
-
-    def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None, device=None,
-                      pin_memory=False, requires_grad=False):
-        """The Kaiser window I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta), N = window_length - 1
-        (window_length when periodic, with the last point dropped)."""
-        dt = dtype if dtype is not None else axle.get_default_dtype()
-        if not dt.is_floating_point:
-            raise axle.DTypeError("kaiser_window expects floating point dtypes, got: %s" % dt)
-        if window_length < 0:
-            raise axle.ValueError("kaiser_window requires non-negative window_length, got window_length=%d"
-                                  % window_length)
-        if window_length == 0:
-            out = axle.empty(0, dtype=dt, device=device)
-        elif window_length == 1:
-            out = axle.ones(1, dtype=dt, device=device)
-        else:
-            n = window_length + 1 if periodic else window_length
-            alpha = (n - 1) / 2.0
-            r = (axle.arange(n, dtype=axle.float64) - alpha) / alpha
-            arg = float(beta) * axle.sqrt(axle.clamp(1 - r * r, min=0.0))
-            w = bessel_i0(arg.abs()) / bessel_i0(axle.tensor([abs(float(beta))], dtype=axle.float64))
-            out = w[:window_length].to(dt)
-            out = out if device is None else out.to(device)
-        return out.requires_grad_() if requires_grad else out
-
     # ================================================================ frobenius_norm
     def frobenius_norm(input, dim=(), keepdim=False):
         """sqrt of the sum of squares over dim (at most 2 dims; () means all)."""
@@ -433,7 +395,7 @@ def install(axle):
         # name: (function, also a Tensor method)
         "vander": (vander, False), "combinations": (combinations, False), "gradient": (gradient, False),
         "histogram": (histogram, True), "histogramdd": (histogramdd, False),
-        "kaiser_window": (kaiser_window, False), "frobenius_norm": (frobenius_norm, False),
+        "frobenius_norm": (frobenius_norm, False),
         "index_reduce": (index_reduce, True), "segment_reduce": (segment_reduce, False),
     }
     for name, (fn, method) in functions.items():
