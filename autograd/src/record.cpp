@@ -70,8 +70,24 @@ bool check_inplace(const OpEntry& op, const Tensor& t) {
   return false;
 }
 
+// An op writing a Tensor[] (the fused optimizer updates) records nothing: an
+// element that requires grad is refused as torch's in-place checks refuse it.
+void refuse_written_lists(const OpEntry& op, const Stack& args) {
+  for (size_t i : op.written) {
+    if (args[i].tag() != Value::Tag::TensorList) continue;
+    for (const Tensor& t : args[i].tensors()) {
+      if (!requires_grad(t)) continue;
+      check_inplace(op, t);
+      throw NotImplementedError(detail::concat(op.name,
+                                               " writes a Tensor[] argument, whose history autograd does not "
+                                               "record, and one of its tensors requires grad"));
+    }
+  }
+}
+
 Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   const Derivative& d = *op.derivative;
+  refuse_written_lists(op, args);
   const bool out_form =
       out != nullptr || std::any_of(op.written.begin(), op.written.end(), [](size_t i) { return i != 0; });
   if (out_form)
@@ -84,7 +100,7 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   }
   if (d.none) {
     for (size_t i : op.written)
-      if (requires_grad(args[i].tensor()))
+      if (args[i].is_tensor() && requires_grad(args[i].tensor()))
         throw NotImplementedError(detail::concat(op.name, " is not differentiable (", d.none,
                                                  ") and would write a tensor that requires grad"));
     AutoGradMode off(false);
@@ -185,8 +201,14 @@ bool autograd_hook(const OpEntry& op, Stack& args, const std::vector<Tensor>* ou
   if (!is_grad_enabled()) return false;
   if (!any_requires_grad(args)) {
     // Nothing to record, but a write into a view made in no_grad mode is refused all the same.
-    for (size_t i : op.written)
-      if (const AutogradMeta* m = meta_of(args[i].tensor()); m && m->no_grad_view) refuse_no_grad_view(op);
+    for (size_t i : op.written) {
+      if (args[i].tag() == Value::Tag::TensorList) {
+        for (const Tensor& t : args[i].tensors())
+          if (const AutogradMeta* m = meta_of(t); m && m->no_grad_view) refuse_no_grad_view(op);
+      } else if (const AutogradMeta* m = meta_of(args[i].tensor()); m && m->no_grad_view) {
+        refuse_no_grad_view(op);
+      }
+    }
     return false;
   }
   result = record(op, args, out);

@@ -21,13 +21,19 @@ struct Outcome {
 
 Outcome execute(const OpHandle& op, const Sample& s) {
   Outcome o;
+  auto add = [&](const Value& v) {
+    if (v.is_tensor())
+      o.tensors.push_back(v.tensor());
+    else if (v.tag() == Value::Tag::TensorList)
+      for (const Tensor& t : v.tensors()) o.tensors.push_back(t);
+  };
   try {
-    for (const Value& v : call_op(op, s.args)) {
-      if (v.is_tensor())
-        o.tensors.push_back(v.tensor());
-      else if (v.tag() == Value::Tag::TensorList)
-        for (const Tensor& t : v.tensors()) o.tensors.push_back(t);
-    }
+    for (const Value& v : call_op(op, s.args)) add(v);
+    // Arguments the op writes (in place, out=, the fused optimizer updates) are
+    // compared too: for an op returning nothing they are its only results.
+    const std::vector<Argument>& params = op.schema().arguments;
+    for (size_t i = 0; i < params.size() && i < s.args.size(); ++i)
+      if (params[i].is_write) add(s.args[i]);
   } catch (const std::exception& e) {
     o.error_class = error_class(e);
     o.message = e.what();

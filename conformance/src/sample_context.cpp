@@ -222,6 +222,7 @@ const std::vector<OpSamples>& all_samples() {
         &conv_pool_grid_sample_samples,
         &nn_backward_samples,
         &nn_rnn_samples,
+        &optim_samples,
         &linalg_samples,
         &linalg_decomp_samples,
     };

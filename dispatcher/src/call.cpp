@@ -335,11 +335,20 @@ void describe(CallInfo* info, const Candidate& c) {
 // storage a new version (autograd's saved-tensor check). Out of line: most
 // calls write nothing.
 [[gnu::noinline]] void note_writes(const OpEntry& op, const Stack& args) {
+  auto each = [&](size_t i, auto&& fn) {  // a written Tensor, or each of a written Tensor[]
+    if (i >= args.size()) return;
+    if (args[i].is_tensor()) {
+      fn(args[i].tensor());
+    } else if (args[i].tag() == Value::Tag::TensorList) {
+      for (const Tensor& t : args[i].tensors()) fn(t);
+    }
+  };
   for (size_t i : op.overlap_checked)
-    if (i < args.size() && args[i].is_tensor()) shape::check_no_internal_overlap(op.name.c_str(), args[i].tensor());
+    each(i, [&](const Tensor& t) { shape::check_no_internal_overlap(op.name.c_str(), t); });
   for (size_t i : op.written)
-    if (i < args.size() && args[i].is_tensor() && args[i].tensor().defined())
-      args[i].tensor().storage()->version.fetch_add(1, std::memory_order_relaxed);
+    each(i, [](const Tensor& t) {
+      if (t.defined()) t.storage()->version.fetch_add(1, std::memory_order_relaxed);
+    });
 }
 
 // The call path. `info` (trace mode and the parity recorder only) learns what ran.

@@ -52,7 +52,8 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
     const bool fills = e.schema.name == "fill_" || e.schema.name == "zero_" || e.schema.name == "masked_fill_" ||
                        e.schema.name == "index_put_";
     for (size_t i = 0; i < e.schema.arguments.size(); ++i)
-      if (e.schema.arguments[i].is_write && e.schema.arguments[i].type.kind == ArgKind::Tensor) {
+      if (e.schema.arguments[i].is_write && (e.schema.arguments[i].type.kind == ArgKind::Tensor ||
+                                             e.schema.arguments[i].type.kind == ArgKind::TensorList)) {
         e.written.push_back(i);
         if (!fills) e.overlap_checked.push_back(i);
       }

@@ -188,12 +188,12 @@ def test_zero_grad_in_place_and_to_none():
     (w * w).sum().backward()
     grad = w.grad
     assert grad.tolist() == [2.0, 4.0] and v.grad is None
-    opt.zero_grad()  # torch 1.13's default: zeroed in place (the same tensor: earlier references see it)
+    opt.zero_grad(set_to_none=False)  # zeroed in place (the same tensor: earlier references see it)
     assert grad.tolist() == [0.0, 0.0] and w.grad.tolist() == [0.0, 0.0] and not w.grad.requires_grad
     assert v.grad is None
     (w * w).sum().backward()  # accumulates into the zeroed gradient
     assert w.grad.tolist() == [2.0, 4.0] and grad.tolist() == [2.0, 4.0]
-    opt.zero_grad(set_to_none=True)
+    opt.zero_grad()  # torch 2.x's default: set to None
     assert w.grad is None and v.grad is None
 
 
@@ -201,7 +201,7 @@ def test_zero_grad_detaches_a_graph_gradient():
     w = axle.tensor([1.0, 2.0], dtype=axle.float64, requires_grad=True)
     (w * w * w).sum().backward(create_graph=True)
     assert w.grad.requires_grad
-    axle.optim.SGD([w], lr=0.1).zero_grad()
+    axle.optim.SGD([w], lr=0.1).zero_grad(set_to_none=False)
     assert w.grad.grad_fn is None and not w.grad.requires_grad and w.grad.tolist() == [0.0, 0.0]
 
 

@@ -73,6 +73,7 @@ std::optional<Stack> bind(const FunctionSchema& s, PyObject* const* args, size_t
 
 py::object results(const FunctionSchema& s, Stack out) {
   // Tensor[] results are tuples, as torch.split / torch.unbind return.
+  if (s.returns.empty()) return py::none();  // `-> ()`: ops that only write their arguments
   if (s.returns.size() == 1 && out.at(0).tag() == Value::Tag::TensorList) return py::tuple(from_value(out[0]));
   if (s.returns.size() == 1) return from_value(out.at(0));
   py::tuple t(out.size());

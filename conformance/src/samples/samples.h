@@ -25,6 +25,7 @@ std::vector<OpSamples> conv_pool3d_backward_samples();
 std::vector<OpSamples> conv_pool_grid_sample_samples();
 std::vector<OpSamples> nn_backward_samples();
 std::vector<OpSamples> nn_rnn_samples();
+std::vector<OpSamples> optim_samples();
 std::vector<OpSamples> linalg_samples();
 std::vector<OpSamples> linalg_decomp_samples();
 

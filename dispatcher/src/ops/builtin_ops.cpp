@@ -29,6 +29,7 @@ const std::vector<OpDecl>& builtin_op_decls() {
         &shape::conv_pool_grid_sample_ops,
         &shape::nn_backward_ops,
         &shape::nn_rnn_ops,
+        &shape::optim_ops,
         &shape::conv_pool_backward_ops,
         &shape::conv_pool3d_backward_ops,
         &shape::linalg_ops,

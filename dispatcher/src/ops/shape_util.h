@@ -63,6 +63,7 @@ std::vector<OpDecl> conv_pool3d_backward_ops();
 std::vector<OpDecl> conv_pool_grid_sample_ops();
 std::vector<OpDecl> nn_backward_ops();
 std::vector<OpDecl> nn_rnn_ops();
+std::vector<OpDecl> optim_ops();
 std::vector<OpDecl> linalg_ops();
 std::vector<OpDecl> linalg_cholesky_ops();
 std::vector<OpDecl> linalg_decomp_ops();

@@ -153,9 +153,11 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     # ------------------------------------------------------------ gradients
-    def zero_grad(self, set_to_none=False):
-        """Clears the parameters' gradients: zeroes them in place (detached from
-        any graph first), or with ``set_to_none=True`` sets ``.grad`` to None."""
+    def zero_grad(self, set_to_none=True):
+        """Clears the parameters' gradients: sets ``.grad`` to None (torch 2.x's
+        default; the next backward stores its gradient without adding into
+        zeros), or with ``set_to_none=False`` zeroes them in place (detached
+        from any graph first), torch 1.x's default."""
         for group in self.param_groups:
             for p in group["params"]:
                 grad = p.grad

@@ -25,12 +25,12 @@ class SGD(Optimizer):
         weight_decay (float): L2 penalty :math:`\lambda` (default 0).
         nesterov (bool): Nesterov momentum (needs momentum > 0 and dampening 0).
         maximize (bool): maximize the objective instead of minimizing it.
-        foreach (bool, optional): accepted for torch compatibility; axle runs the
-            per-tensor algorithm either way (the same math).
+        foreach, fused (bool, optional): accepted for torch compatibility; axle
+            runs one ``_fused_sgd_`` call per group either way (the same math).
     """
 
     def __init__(self, params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-                 maximize=False, foreach=None, differentiable=False):
+                 maximize=False, foreach=None, differentiable=False, fused=None):
         if lr is not required and lr < 0.0:
             raise _axle.ValueError("Invalid learning rate: {}".format(lr))
         if momentum < 0.0:
@@ -48,27 +48,39 @@ class SGD(Optimizer):
 
     def step(self, closure=None):
         """Performs one optimization step; ``closure`` re-evaluates the model and
-        returns the loss (which step returns)."""
+        returns the loss (which step returns).
+
+        The parameters of a group go to one ``_fused_sgd_`` call (a declared op:
+        one pass over each parameter where a device has a kernel, else the same
+        math op by op)."""
         loss = self._evaluate_closure(closure)
         with _axle.no_grad():
             for group in self.param_groups:
-                lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-                weight_decay, nesterov = group["weight_decay"], group["nesterov"]
+                momentum = group["momentum"]
+                # [params, grads, buffers] of parameters with and without a momentum buffer yet
+                first, later = ([], [], []), ([], [], [])
                 for p in group["params"]:
-                    if p.grad is None:
+                    grad = p.grad
+                    if grad is None:
                         continue
-                    d_p = p.grad.neg() if group["maximize"] else p.grad
-                    if weight_decay != 0:
-                        d_p = d_p.add(p, alpha=weight_decay)
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
+                    if momentum != 0 and buf is None:
+                        buf = _axle.empty_like(p)
+                        state["momentum_buffer"] = buf
+                        lists = first
+                    else:
+                        # torch keeps the entry (None without momentum), so the state dicts match
+                        state["momentum_buffer"] = buf
+                        lists = later
+                    lists[0].append(p)
+                    lists[1].append(grad)
                     if momentum != 0:
-                        if buf is None:
-                            buf = d_p.clone().detach()
-                        else:
-                            buf.mul_(momentum).add_(d_p, alpha=1 - dampening)
-                        d_p = d_p.add(buf, alpha=momentum) if nesterov else buf
-                    p.add_(d_p, alpha=-lr)
-                    # torch keeps the entry (None without momentum), so the state dicts match
-                    state["momentum_buffer"] = buf
+                        lists[2].append(buf)
+                for is_first, (params, grads, bufs) in ((True, first), (False, later)):
+                    if params:
+                        _axle._fused_sgd_(params, grads, bufs, weight_decay=group["weight_decay"],
+                                          momentum=momentum, lr=group["lr"], dampening=group["dampening"],
+                                          nesterov=group["nesterov"], maximize=group["maximize"],
+                                          is_first_step=is_first)
         return loss

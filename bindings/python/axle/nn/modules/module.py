@@ -386,7 +386,9 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=False):
+    def zero_grad(self, set_to_none=True):
+        """torch 2.x's default: ``.grad`` set to None; ``set_to_none=False``
+        zeroes it in place (detached from any graph first)."""
         for p in self.parameters():
             if p.grad is None:
                 continue

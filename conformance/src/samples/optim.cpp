@@ -1,0 +1,70 @@
+// Samples for the fused optimizer updates (dispatcher/src/ops/optim.cpp): the
+// written parameters and momentum buffers are what the engine compares.
+// Sizes below and above a vector width, a zero-size parameter, a transposed one
+// (which the cpu plugin declines), every branch of the update, and the inputs
+// that must fail.
+#include "samples.h"
+
+namespace axle::conformance {
+namespace {
+
+using TL = std::vector<Tensor>;
+const Layout C = Layout::Contiguous, T = Layout::Transposed;
+
+// _fused_sgd_(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr,
+//             dampening, nesterov, maximize, is_first_step, grad_scale, found_inf)
+std::vector<Sample> fused_sgd_samples(SampleContext& c) {
+  auto v = [&](IntList s, Layout l = C) { return c.make(s, l, {}, -2, 2); };
+  // Three parameters with their gradients and buffers (fresh tensors per sample).
+  auto three = [&]() {
+    return std::array<TL, 3>{TL{v({3, 5}), v({37}), v({4, 4, 9})}, TL{v({3, 5}), v({37}), v({4, 4, 9})},
+                             TL{v({3, 5}), v({37}), v({4, 4, 9})}};
+  };
+  auto call = [&](std::array<TL, 3> t, double wd, double m, double lr, double damp, bool nesterov, bool maximize,
+                  bool first) {
+    return Stack{t[0], t[1], t[2], wd, m, lr, damp, nesterov, maximize, first, Value(), Value()};
+  };
+  auto no_bufs = [&]() {
+    auto t = three();
+    t[2].clear();
+    return t;
+  };
+  auto transposed = [&]() { return std::array<TL, 3>{TL{v({6, 4}, T)}, TL{v({6, 4})}, TL{v({6, 4}, T)}}; };
+  auto empty = [&]() { return std::array<TL, 3>{TL{v({0, 3}), v({2})}, TL{v({0, 3}), v({2})}, TL{v({0, 3}), v({2})}}; };
+  auto wrong = [&](int list, Tensor t) {
+    auto a = three();
+    a[list][1] = t;
+    return a;
+  };
+  auto scaled = call(three(), 0, 0.9, 0.1, 0, false, false, false);
+  scaled[10] = c.make({}, C, {}, 1, 2);
+  return {
+      ok(call(three(), 1e-2, 0.9, 0.1, 0, false, false, false), "momentum and weight decay"),
+      ok(call(three(), 1e-2, 0.9, 0.1, 0, false, false, true), "first step: buffers set to the gradient"),
+      ok(call(three(), 0, 0.8, 0.05, 0.25, false, false, false), "dampening"),
+      ok(call(three(), 1e-3, 0.9, 0.1, 0, true, false, false), "nesterov"),
+      ok(call(three(), 1e-3, 0.9, 0.1, 0, true, true, true), "nesterov, maximize, first step"),
+      ok(call(no_bufs(), 0, 0, 0.5, 0, false, false, false), "plain SGD, no buffers"),
+      ok(call(no_bufs(), 0.1, 0, 0.5, 0, false, true, false), "plain SGD, weight decay, maximize"),
+      ok(call(three(), 0, 0, 0.5, 0, false, false, false), "buffers given without momentum: untouched"),
+      ok(call(transposed(), 1e-2, 0.9, 0.1, 0, false, false, false), "transposed parameter and buffer"),
+      ok(call(empty(), 1e-2, 0.9, 0.1, 0, false, false, false), "a zero-size parameter"),
+      ok(call(std::array<TL, 3>{}, 1e-2, 0.9, 0.1, 0, false, false, false), "no parameters"),
+      fails(call(wrong(1, v({36})), 0, 0.9, 0.1, 0, false, false, false), "a gradient of another size", "ShapeError"),
+      fails(call(wrong(2, v({4})), 0, 0.9, 0.1, 0, false, false, false), "a buffer of another size", "ShapeError"),
+      fails(call(wrong(1, c.make({37}, C, kInt64)), 0, 0.9, 0.1, 0, false, false, false), "an int64 gradient",
+            "DTypeError"),
+      fails(call(no_bufs(), 0, 0.9, 0.1, 0, false, false, false), "momentum without buffers", "ShapeError"),
+      fails(scaled, "grad_scale", "NotImplementedError"),
+  };
+}
+
+}  // namespace
+
+std::vector<OpSamples> optim_samples() {
+  return {
+      {"_fused_sgd_", &fused_sgd_samples, {kFloat32, kFloat64}, 1},
+  };
+}
+
+}  // namespace axle::conformance
