@@ -92,6 +92,45 @@ axle_status layer_norm(void*, const axle_kernel_call* c) {
   });
 }
 
+// oneDNN's batch normalization forward over src into dst: inference reads
+// mean / var (the running statistics), training writes the batch's there.
+axle_status run_batch_norm(const axle_kernel_call* c, const Shape& src, const Shape& dst, void* scale, void* shift,
+                           void* mean, void* var, bool training, double eps) {
+  const int64_t channels = src.dims[1];
+  Key key(training ? "batch_norm_training" : "batch_norm");
+  key.add(src).add(eps).add(static_cast<int64_t>(scale != nullptr)).add(static_cast<int64_t>(shift != nullptr));
+  auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
+    dnnl::memory::desc md;
+    if (!describe(src, &md)) return declined("dtype or rank oneDNN lacks");
+    auto flags = training ? dnnl::normalization_flags::none : dnnl::normalization_flags::use_global_stats;
+    if (scale) flags |= dnnl::normalization_flags::use_scale;
+    if (shift) flags |= dnnl::normalization_flags::use_shift;
+    const dnnl::batch_normalization_forward::desc d(
+        training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, md, static_cast<float>(eps),
+        flags);
+    const dnnl::batch_normalization_forward::primitive_desc pd(d, default_attr(), engine());
+    const dnnl::memory::desc pmd({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+    std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};
+    std::vector<dnnl::memory::desc> mds = {md, md, pmd, pmd};
+    if (scale) ids.push_back(DNNL_ARG_SCALE), mds.push_back(pmd);
+    if (shift) ids.push_back(DNNL_ARG_SHIFT), mds.push_back(pmd);
+    return make_primitive<dnnl::batch_normalization_forward::primitive_desc, dnnl::batch_normalization_forward>(pd, ids,
+                                                                                                                mds);
+  });
+  if (!p->declined.empty()) return plugin::decline(c, p->declined);
+  std::vector<void*> ptrs = {src.data, dst.data, mean, var};
+  if (scale) ptrs.push_back(scale);
+  if (shift) ptrs.push_back(shift);
+  execute(*p, ptrs);
+  return AXLE_OK;
+}
+
+bool batch_norm_views(const axle_kernel_call* c, Shape* src, Shape* dst) {
+  *src = Shape::of(arg_tensor(c, 0)), *dst = Shape::of(c->outputs[0]);
+  return src->ndim() >= 2 && src->numel() != 0 && is_f32_or_bf16(src->dtype) && dst->dtype == src->dtype &&
+         !src->has_zero_stride() && src->strides == dst->strides;
+}
+
 // batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
 // eps, cudnn_enabled): inference normalizes with the running statistics;
 // training (axle's op then has no running statistics to update: nn's modules
@@ -99,10 +138,8 @@ axle_status layer_norm(void*, const axle_kernel_call* c) {
 axle_status batch_norm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const bool training = arg_bool(c, 5);
-    Shape src = Shape::of(arg_tensor(c, 0)), dst = Shape::of(c->outputs[0]);
-    if (src.ndim() < 2 || src.numel() == 0 || !is_f32_or_bf16(src.dtype) || dst.dtype != src.dtype ||
-        src.has_zero_stride() || src.strides != dst.strides)
-      return AXLE_DECLINED;
+    Shape src, dst;
+    if (!batch_norm_views(c, &src, &dst)) return AXLE_DECLINED;
     const int64_t channels = src.dims[1];
     void *scale, *shift, *mean, *var;
     if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !param(c, 3, channels, &mean) ||
@@ -117,32 +154,30 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
       mean = batch_mean.data();
       var = batch_var.data();
     }
-    const double eps = arg_double(c, 7);
-    Key key(training ? "batch_norm_training" : "batch_norm");
-    key.add(src).add(eps).add(static_cast<int64_t>(scale != nullptr)).add(static_cast<int64_t>(shift != nullptr));
-    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
-      dnnl::memory::desc md;
-      if (!describe(src, &md)) return declined("dtype or rank oneDNN lacks");
-      auto flags = training ? dnnl::normalization_flags::none : dnnl::normalization_flags::use_global_stats;
-      if (scale) flags |= dnnl::normalization_flags::use_scale;
-      if (shift) flags |= dnnl::normalization_flags::use_shift;
-      const dnnl::batch_normalization_forward::desc d(
-          training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, md,
-          static_cast<float>(eps), flags);
-      const dnnl::batch_normalization_forward::primitive_desc pd(d, default_attr(), engine());
-      const dnnl::memory::desc pmd({channels}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
-      std::vector<int> ids = {DNNL_ARG_SRC, DNNL_ARG_DST, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};
-      std::vector<dnnl::memory::desc> mds = {md, md, pmd, pmd};
-      if (scale) ids.push_back(DNNL_ARG_SCALE), mds.push_back(pmd);
-      if (shift) ids.push_back(DNNL_ARG_SHIFT), mds.push_back(pmd);
-      return make_primitive<dnnl::batch_normalization_forward::primitive_desc, dnnl::batch_normalization_forward>(
-          pd, ids, mds);
-    });
-    if (!p->declined.empty()) return plugin::decline(c, p->declined);
-    std::vector<void*> ptrs = {src.data, dst.data, mean, var};
-    if (scale) ptrs.push_back(scale);
-    if (shift) ptrs.push_back(shift);
-    execute(*p, ptrs);
+    return run_batch_norm(c, src, dst, scale, shift, mean, var, training, arg_double(c, 7));
+  });
+}
+
+// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum,
+// eps) -> (out, save_mean, save_invstd): oneDNN's training forward writes the
+// batch's mean and (biased) variance into the outputs, the variance then
+// becomes 1 / sqrt(var + eps) in place. float32 input (a bfloat16 one has
+// float32 statistics: declined), float32 parameters.
+axle_status batch_norm_no_stats(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    Shape src, dst;
+    if (!batch_norm_views(c, &src, &dst) || src.dtype != AXLE_DTYPE_FLOAT32) return AXLE_DECLINED;
+    const int64_t channels = src.dims[1];
+    void *scale, *shift;
+    if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !arg_bool(c, 3)) return AXLE_DECLINED;
+    const axle_tensor_view &mv = c->outputs[1], &iv = c->outputs[2];
+    if (mv.dtype != AXLE_DTYPE_FLOAT32 || iv.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(mv) != channels ||
+        plugin::numel(iv) != channels || !plugin::is_contiguous(mv) || !plugin::is_contiguous(iv))
+      return AXLE_DECLINED;
+    const double eps = arg_double(c, 5);
+    if (axle_status s = run_batch_norm(c, src, dst, scale, shift, mv.data, iv.data, true, eps)) return s;
+    auto* inv = static_cast<float*>(iv.data);
+    for (int64_t k = 0; k < channels; ++k) inv[k] = static_cast<float>(1.0 / std::sqrt(double{inv[k]} + eps));
     return AXLE_OK;
   });
 }
@@ -190,6 +225,7 @@ const KernelEntry kKernels[] = {
     {"log_softmax.int", &log_softmax, AXLE_HERE},
     {"layer_norm", &layer_norm, AXLE_HERE},
     {"batch_norm", &batch_norm, AXLE_HERE},
+    {"_native_batch_norm_legit.no_stats", &batch_norm_no_stats, AXLE_HERE},
 };
 
 }  // namespace

@@ -349,9 +349,12 @@ def test_relu_in_place_runs_our_loop_and_keeps_nan():
 @pytest.mark.parametrize("affine", [True, False])
 @pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (2, 5, 9)])
 def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
-    # nn.BatchNorm's training forward (the module updates the running statistics
-    # itself): oneDNN's forward_training primitive computes the batch's mean and
-    # biased variance; the output as torch's.
+    # F.batch_norm in training (what nn.BatchNorm runs) is one
+    # _native_batch_norm_legit.no_stats call: oneDNN's forward_training primitive
+    # computes the batch's mean and biased variance into its statistics outputs
+    # (the variance then turned into 1 / sqrt(var + eps)); aten batch_norm with
+    # training=True runs the same primitive with the statistics in scratch. The
+    # outputs, the statistics and the running statistics updated from them as torch's.
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(len(shape))
     x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
@@ -359,12 +362,27 @@ def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
     b = rng.standard_normal(shape[1]).astype(np.float32) if affine else None
     A = (lambda a: None if a is None else axle.tensor(a))
     T = (lambda a: None if a is None else torch.tensor(a))
+    arm, arv = axle.zeros(shape[1]), axle.ones(shape[1])
+    trm, trv = torch.zeros(shape[1]), torch.ones(shape[1])
     with axle.trace() as t:
-        got = axle.nn.functional.batch_norm(axle.tensor(x), None, None, A(w), A(b), True, 0.1, 1e-5)
+        got = axle.nn.functional.batch_norm(axle.tensor(x), arm, arv, A(w), A(b), True, 0.1, 1e-5)
+        direct = axle.batch_norm(axle.tensor(x), A(w), A(b), None, None, True, 0.1, 1e-5, False)
+        _, mean, invstd = axle._native_batch_norm_legit(axle.tensor(x), A(w), A(b), True, 0.1, 1e-5)
     # 3-d inputs (N, C, L) are not described to oneDNN: the reference plugin serves them.
-    assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if len(shape) != 3 else "reference"]
-    want = torch.nn.functional.batch_norm(torch.tensor(x), None, None, T(w), T(b), True, 0.1, 1e-5)
+    # (the no_stats op has no reference kernel: its composite, plugin '', runs there)
+    served = len(shape) != 3
+    assert [e["plugin"] for e in t.events if e["op"] == "_native_batch_norm_legit.no_stats"] == [
+        "cpu" if served else ""] * 2
+    assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if served else "reference"]
+    want = torch.nn.functional.batch_norm(torch.tensor(x), trm, trv, T(w), T(b), True, 0.1, 1e-5)
     np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-5, atol=2e-5)
+    np.testing.assert_allclose(np.asarray(direct), want.numpy(), rtol=1e-5, atol=2e-5)
+    np.testing.assert_allclose(arm.numpy(), trm.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(arv.numpy(), trv.numpy(), rtol=1e-5, atol=1e-6)
+    dims = tuple(d for d in range(len(shape)) if d != 1)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(mean.numpy(), x64.mean(dims), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(invstd.numpy(), 1 / np.sqrt(x64.var(dims) + 1e-5), rtol=1e-5)
 
 
 @pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (3, 4, 9)])

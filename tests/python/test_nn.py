@@ -96,8 +96,22 @@ def test_batch_norm_mixed_and_running_stats():
     both(lambda: AF.batch_norm(A(x), A(m), A(v)), lambda: F.batch_norm(x, m, v))
     both(lambda: AF.batch_norm(A(x.float()), A(m.double()), A(v.double())),
          lambda: F.batch_norm(x.float(), m.double(), v.double()))
-    with pytest.raises(axle.NotImplementedError, match="running"):
-        AF.batch_norm(A(x.float()), A(m), A(v), training=True)
+    # Training with running statistics: updated in place (momentum, unbiased variance), twice.
+    for dtype, tol in ((torch.float64, 1e-12), (torch.float32, 1e-5)):
+        xs = [rnd(4, 3, 5, dtype=dtype), rnd(4, 3, 5, dtype=dtype) * 3 + 1]
+        am, av, tm, tv = A(m.to(dtype)), A(v.to(dtype)), m.to(dtype).clone(), v.to(dtype).clone()
+        for xi in xs:
+            got = AF.batch_norm(A(xi), am, av, training=True, momentum=0.3)
+            want = F.batch_norm(xi, tm, tv, training=True, momentum=0.3)
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=tol, atol=tol)
+        np.testing.assert_allclose(am.numpy(), tm.numpy(), rtol=tol, atol=tol)
+        np.testing.assert_allclose(av.numpy(), tv.numpy(), rtol=tol, atol=tol)
+    # Only one of the two given: that one is updated.
+    am = A(m.double())
+    AF.batch_norm(A(xs[0].double()), am, None, training=True, momentum=0.5)
+    tm = m.double()
+    F.batch_norm(xs[0].double(), tm, None, training=True, momentum=0.5)
+    np.testing.assert_allclose(am.numpy(), tm.numpy(), rtol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16])

@@ -58,6 +58,46 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     return (torch.softmax(scores, -1) @ value.double()).to(query.dtype)
 
 
+def _bn_no_stats(input, weight, bias, training, momentum, eps):
+    # torch 2.x's op; aten 1.13's native_batch_norm without running statistics is
+    # the same where defined (1.13 crashes without statistics in evaluation mode,
+    # and on an empty batch: torch 2.x raises there).
+    if not training:
+        raise ValueError("training=False needs running statistics")
+    if input.dim() >= 2 and input.numel() == 0:
+        raise ValueError("expected at least one value per channel")
+    return torch.native_batch_norm(input, weight, bias, None, None, training, momentum, eps)
+
+
+def _fused_sgd(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize,
+               is_first_step, grad_scale=None, found_inf=None):
+    # torch 2.x's op: torch.optim.SGD's single-tensor algorithm (torch 1.13's), per parameter.
+    if grad_scale is not None or found_inf is not None:
+        raise NotImplementedError("grad_scale / found_inf")
+    if len(grads) != len(self) or (len(momentum_buffer_list) != len(self) and (momentum != 0 or momentum_buffer_list)):
+        raise RuntimeError("list lengths differ")
+    for i, p in enumerate(self):
+        g = grads[i]
+        if g.shape != p.shape or g.dtype != p.dtype or (momentum_buffer_list and (
+                momentum_buffer_list[i].shape != p.shape)):
+            raise RuntimeError("sizes or dtypes differ")
+        d = -g if maximize else g
+        if weight_decay != 0:
+            d = d.add(p, alpha=weight_decay)
+        if momentum != 0:
+            buf = momentum_buffer_list[i]
+            if is_first_step:
+                buf.copy_(d)
+            else:
+                buf.mul_(momentum).add_(d, alpha=1 - dampening)
+            d = d.add(buf, alpha=momentum) if nesterov else buf
+        p.add_(d, alpha=-lr)
+
+
+# Ops returning nothing (`-> ()`): the arguments (Tensor[] indexes) compared as their results.
+RESULT_ARGS = {"_fused_sgd_": (0, 2)}
+
+
 def _convolution_out(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out=None):
     # aten 1.13 has no convolution.out: the functional op, written into out.
     return out.copy_(torch.ops.aten.convolution(input, weight, bias, stride, padding, dilation, transposed,
@@ -161,6 +201,8 @@ TORCH_EQUIVALENT = {
     "convolution.out": _convolution_out,
     "convolution_backward": _bool_mask(torch.ops.aten.convolution_backward.default),
     "native_batch_norm_backward": _bn_backward,
+    "_fused_sgd_": _fused_sgd,
+    "_native_batch_norm_legit.no_stats": _bn_no_stats,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     "native_layer_norm_backward": _layer_norm_backward,
     "_thnn_fused_lstm_cell": _fused_lstm_cell,
@@ -191,6 +233,8 @@ TORCH_EQUIVALENT = {
 
 # (op, substring of the sample note or "" for all) -> reason. Cases matching are not compared.
 DEVIATIONS = {
+    # torch 1.13's native_batch_norm does not check the weight's size (reads past it).
+    ("_native_batch_norm_legit.no_stats", "weight of 4 for 3 channels"): "torch 1.13 does not check weight's size",
     # torch 1.13's CPU gelu_backward reads a non-contiguous grad_output as if it were
     # contiguous (values of other elements, or of memory beyond them): axle computes it.
     ("gelu_backward", "transposed grad"): "torch 1.13 ignores grad_output's strides",
@@ -307,15 +351,20 @@ def axle_callable(op):
     return fn
 
 
-def call(fn, args, convert):
-    pos, kw = [], {}
+def call(fn, args, convert, op=None):
+    pos, kw, converted = [], {}, []
     for name, kwarg_only, value in args:
         value = convert(value)
+        converted.append(value)
         if kwarg_only:
             kw[name] = value
         else:
             pos.append(value)
-    return fn(*pos, **kw)
+    result = fn(*pos, **kw)
+    if op in RESULT_ARGS:  # an op returning nothing: its written arguments are its results
+        assert result is None, op
+        return tuple(t for i in RESULT_ARGS[op] for t in converted[i])
+    return result
 
 
 def equivalent(axle_exc, torch_exc):
@@ -349,7 +398,7 @@ def test_op_matches_torch(op, dtypes, scale, values):
                 continue
             tfn = torch_callable(op, targs)
             try:
-                want = call(tfn, targs, to_torch)
+                want = call(tfn, targs, to_torch, op)
                 want_exc = None
             except Exception as e:  # noqa: BLE001 - torch raises RuntimeError and builtins
                 want, want_exc = None, e
@@ -361,7 +410,7 @@ def test_op_matches_torch(op, dtypes, scale, values):
                     except Exception:  # noqa: BLE001 - keep torch's original error
                         pass
             try:
-                got = call(fn, args, lambda v: v)
+                got = call(fn, args, lambda v: v, op)
                 got_exc = None
             except Exception as e:  # noqa: BLE001
                 got, got_exc = None, e

@@ -64,6 +64,28 @@ std::vector<Sample> batch_norm_samples(SampleContext& c) {
   return out;
 }
 
+// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum, eps)
+std::vector<Sample> batch_norm_no_stats_samples(SampleContext& c) {
+  if (!norm_dtype(c.dtype()))
+    return {fails({c.make({2, 3, 4}), Value(), Value(), true, 0.1, 1e-5}, "unsupported dtype", "DTypeError")};
+  std::vector<Sample> out = {
+      ok({c.make({4, 3, 5}), c.make({3}), c.make({3}), true, 0.1, 1e-5}, "affine"),
+      ok({c.make({2, 16, 4, 4}), c.make({16}), c.make({16}), true, 0.1, 1e-5}, "4-d, 16 channels"),
+      ok({c.make({6, 5}), Value(), Value(), true, 0.1, 1e-3}, "2-d, no affine"),
+      ok({c.make({2, 3, 4, 5}, CL), c.make({3}), Value(), true, 0.1, 1e-5}, "channels_last, weight only"),
+      ok({c.make({2, 3, 4}, T), Value(), c.make({3}, St), true, 0.1, 1e-5}, "transposed input, stepped bias"),
+      ok({c.make({1, 3, 2}), c.make({3}), c.make({3}), true, 0.1, 1e-5}, "two values per channel"),
+      fails({c.make({2, 3, 4}), c.make({4}), Value(), true, 0.1, 1e-5}, "weight of 4 for 3 channels", "ShapeError"),
+      fails({c.make({2, 3, 4}), Value(), Value(), false, 0.1, 1e-5}, "training=False", "ValueError"),
+      fails({c.make({0, 3, 4}), Value(), Value(), true, 0.1, 1e-5}, "no values per channel", "ValueError"),
+      fails({c.make({3}), Value(), Value(), true, 0.1, 1e-5}, "1-d input", "IndexError"),
+  };
+  if (c.dtype() == kBFloat16)
+    out.push_back(ok({c.make({2, 3, 4}), c.make({3}, C, kFloat32), Value(), true, 0.1, 1e-5},
+                     "bfloat16 input, float32 weight: float32 statistics"));
+  return out;
+}
+
 std::vector<Sample> layer_norm_samples(SampleContext& c) {
   if (!norm_dtype(c.dtype())) return {fails({c.make({2, 3}), IntList{3}}, "unsupported dtype", "DTypeError")};
   return {
@@ -217,6 +239,7 @@ std::vector<OpSamples> nn_samples() {
       {"softmax.int", &softmax_samples, kNorm, 4},
       {"log_softmax.int", &softmax_samples, kNorm, 4},
       {"batch_norm", &batch_norm_samples, kNorm, 4},
+      {"_native_batch_norm_legit.no_stats", &batch_norm_no_stats_samples, kNorm, 4},
       {"layer_norm", &layer_norm_samples, kNorm, 4},
       {"group_norm", &group_norm_samples, kNorm, 4},
       {"rms_norm", &rms_norm_samples, {kFloat32, kFloat64, kBFloat16, kFloat16, kInt64}, 4},

@@ -202,6 +202,38 @@ void embedding(VjpContext& c) {
   c.set(0, acc);
 }
 
+void batch_norm_no_stats(VjpContext& c) {
+  // (input, weight, bias, training, momentum, eps) -> (out, save_mean, save_invstd):
+  // the declared backward op from the saved statistics; gradients into the
+  // statistics themselves (torch declares them not differentiable; axle's
+  // gradient checks reach them) go through mean and (var + eps)^-1/2.
+  const Tensor& x = c.input(0);
+  const double eps = c.arg(5).to_double();
+  const Tensor &mu = c.result(1), &invstd = c.result(2);
+  const IntList mask{c.needs(0) ? 1 : 0, c.has_tensor(1) && c.needs(1) ? 1 : 0, c.has_tensor(2) && c.needs(2) ? 1 : 0};
+  Tensor gx;
+  if (c.has_grad(0) && (mask[0] || mask[1] || mask[2])) {
+    Stack r =
+        detail::call(AXLE_OP("native_batch_norm_backward"), c.grad(0), x, c.has_tensor(1) ? Value(c.input(1)) : Value(),
+                     Value(), Value(), mu, invstd, true, eps, mask);
+    if (mask[0]) gx = r[0].tensor();
+    for (size_t i : {1, 2})
+      if (mask[i]) c.set(i, r[i].tensor());
+  }
+  if (c.needs(0) && (c.has_grad(1) || c.has_grad(2))) {
+    IntList bshape(static_cast<size_t>(x.dim()), 1);
+    bshape[1] = x.size(1);
+    const Tensor n = scalar(static_cast<double>(x.size(1) ? x.numel() / x.size(1) : 1));
+    Tensor extra = reshape(c.grad(1), bshape) / n;
+    if (c.has_grad(2)) {
+      const Tensor r = reshape(invstd, bshape);
+      extra = extra - reshape(c.grad(2), bshape) * r * r * r * (x - reshape(mu, bshape)) / n;
+    }
+    gx = gx.defined() ? gx + extra : extra + zeros(x.sizes(), TensorOptions().dtype(x.dtype()).device(x.device()));
+  }
+  if (gx.defined()) c.set(0, gx);
+}
+
 void batch_norm(VjpContext& c) {
   // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
   const Tensor& x = c.input(0);

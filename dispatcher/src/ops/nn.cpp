@@ -75,6 +75,59 @@ void batch_norm_shape(ShapeContext& c) {
   c.outputs = {{t.sizes(), t.dtype()}};
 }
 
+// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum,
+// eps) -> (out, save_mean, save_invstd): torch 2.x's batch norm over the batch's
+// statistics, returned per channel for the backward op and for the running
+// statistics nn's modules and F.batch_norm update from them (one pass over the
+// input where a kernel computes both). Statistics are of the input's dtype
+// (float32 for a bfloat16 input with a float32 weight, as torch's mixed
+// kernels). training=False has no statistics to use.
+DType batch_stats_dtype(const Tensor& x, const Value& weight) {
+  return x.dtype() == kBFloat16 && !weight.is_none() && weight.tensor().dtype() == kFloat32 ? kFloat32 : x.dtype();
+}
+
+void batch_norm_no_stats_shape(ShapeContext& c) {
+  const Tensor& t = c.arg(0).tensor();
+  AXLE_CHECK(t.dim() >= 2, IndexError, c.op,
+             ": Dimension out of range: expected an input of at least 2 dims (N, C, "
+             "...), got size ",
+             str(t.sizes()));
+  check_norm_dtype(c.op, t.dtype());
+  const int64_t features = t.sizes()[1];
+  check_param(c, 1, "weight", features);
+  check_param(c, 2, "bias", features);
+  AXLE_CHECK(c.args[3].to_bool(), ValueError, c.op,
+             ": training=False needs running statistics (running_mean and running_var); this overload has none");
+  AXLE_CHECK(features == 0 || t.numel() / features > 0, ValueError, c.op,
+             ": expected at least one value per channel, got input size ", str(t.sizes()));
+  const DType sd = batch_stats_dtype(t, c.args[1]);
+  c.outputs = {{t.sizes(), t.dtype()}, {IntList{features}, sd}, {IntList{features}, sd}};
+}
+
+Stack batch_norm_no_stats_composite(const Stack& args) {
+  // The shape function's checks first (a composite runs without it).
+  Stack a = args;
+  ShapeContext checks{"_native_batch_norm_legit.no_stats", a, a[0].tensor().device(), {}};
+  batch_norm_no_stats_shape(checks);
+  const Tensor& x = a[0].tensor();
+  const double eps = a[5].to_double();
+  const int64_t nd = x.dim();
+  IntList dims{0}, bshape(static_cast<size_t>(nd), 1);
+  for (int64_t d = 2; d < nd; ++d) dims.push_back(d);
+  bshape[1] = x.size(1);
+  const DType sd = batch_stats_dtype(x, a[1]);
+  // bfloat16 is computed in float32 and rounded once, as torch's kernels.
+  const Tensor xs = x.dtype() == kBFloat16 ? x.to(kFloat32) : x;
+  const Tensor mu = mean(xs, dims, true), centered = xs - mu;
+  const Tensor invstd =
+      derivatives::call(AXLE_OP("rsqrt"), mean(centered * centered, dims, true) + scalar_to_tensor(Scalar(eps)));
+  Tensor y = centered * invstd;
+  if (!a[1].is_none()) y = y * reshape(a[1].tensor(), bshape);
+  if (!a[2].is_none()) y = y + reshape(a[2].tensor(), bshape);
+  if (y.dtype() != x.dtype()) y = y.to(x.dtype());
+  return {y, reshape(mu, {-1}).to(sd), reshape(invstd, {-1}).to(sd)};
+}
+
 // ------------------------------------------------------------ layer_norm, rms_norm, group_norm
 void check_normalized_shape(ShapeContext& c) {
   const Tensor& t = c.arg(0).tensor();
@@ -317,6 +370,14 @@ std::vector<OpDecl> nn_ops() {
        .doc = "Per-channel (dim 1) normalization with running statistics (training=False) or batch statistics "
               "(training=True without running statistics; updating them is not implemented).",
        .derivative = {.vjp = &derivatives::batch_norm, .saves = save_arg(0) | save_arg(1) | save_arg(3) | save_arg(4)}},
+      {.schema = "_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float "
+                 "momentum, float eps) -> (Tensor, Tensor, Tensor)",
+       .shape = &batch_norm_no_stats_shape,
+       .composite = &batch_norm_no_stats_composite,
+       .doc = "Batch normalization over the batch's statistics: (out, save_mean, save_invstd), the statistics per "
+              "channel (float32 for bfloat16 input). momentum is unused (no running statistics).",
+       .derivative = {.vjp = &derivatives::batch_norm_no_stats,
+                      .saves = save_arg(0) | save_arg(1) | save_output(1) | save_output(2)}},
       {.schema = "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float "
                  "eps=1e-05, bool cudnn_enable=True) -> Tensor",
        .shape = &layer_norm_shape,

@@ -59,6 +59,24 @@ def _update_running(running_mean, running_var, mean, var_unbiased, momentum):
             running_var.mul_(1 - momentum).add_(var_unbiased.detach().to(running_var.dtype) * momentum)
 
 
+def _batch_norm_training(input, weight, bias, running_mean, running_var, momentum, eps):
+    """(out, save_mean, save_invstd) over the batch's statistics, from one
+    _native_batch_norm_legit.no_stats call; the running statistics (either may
+    be None) updated in place from the returned ones: the unbiased variance is
+    rebuilt from save_invstd in float64 (1 / invstd^2 - eps, times n / (n - 1))."""
+    out, mean, invstd = _axle._native_batch_norm_legit(input, weight, bias, True, momentum, eps)
+    if running_mean is not None or running_var is not None:
+        count = input.numel() // input.shape[1]
+        var = None
+        if running_var is not None:
+            with _axle.no_grad():
+                var = (invstd.detach().double() ** -2 - eps).clamp_(min=0)
+                if count > 1:
+                    var = var * (count / (count - 1))
+        _update_running(running_mean, running_var, mean, var, momentum)
+    return out, mean, invstd
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     """(out, mean, rstd): layer_norm and the statistics over the normalized dims, shaped
     input.shape[:-len(normalized_shape)] + (1,) * len(normalized_shape) (not differentiable)."""
@@ -86,11 +104,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     _channel_dims(input)
     _check_channels(input, weight=weight, bias=bias, running_mean=running_mean, running_var=running_var)
     if training:
-        mean, var = _mean_var(input)
-        count = input.numel() // input.shape[1]
-        _update_running(running_mean, running_var, mean, var * (count / (count - 1)) if count > 1 else var, momentum)
-        invstd = _invstd(var, eps)
-        out = batch_norm_elemt(input, weight, bias, mean, invstd, eps)
+        out, mean, invstd = _batch_norm_training(input, weight, bias, running_mean, running_var, momentum, eps)
         return out, mean.detach(), invstd.detach()
     if running_mean is None or running_var is None:
         raise _axle.ValueError("native_batch_norm: running_mean and running_var are required when not training")

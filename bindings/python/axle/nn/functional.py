@@ -40,8 +40,10 @@ del _name, _params
 # ---------------------------------------------------------------- torch.nn.functional call forms
 # Thin wrappers where F's signature differs from the declared aten op.
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
-    """F.batch_norm: aten batch_norm with F's argument order. training=True normalizes with batch
-    statistics; updating running_mean/running_var is not implemented (NotImplementedError)."""
+    """F.batch_norm with F's argument order. training=True normalizes with the batch's statistics
+    (one _native_batch_norm_legit.no_stats call) and updates running_mean / running_var in place
+    when given (the unbiased variance, with momentum); otherwise aten batch_norm over the running
+    statistics."""
     if training:
         size = list(input.shape)
         prod = size[0]
@@ -49,6 +51,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             prod *= s
         if prod == 1:
             raise _axle.ValueError("Expected more than 1 value per channel when training, got input size %s" % (size,))
+        from ._native_norms import _batch_norm_training
+        return _batch_norm_training(input, weight, bias, running_mean, running_var, momentum, eps)[0]
     return _axle.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
 
 

@@ -77,28 +77,21 @@ class _BatchNorm(_NormBase):
                 " or ".join("%dD" % r for r in self._ranks), input.dim()))
 
     def forward(self, input):
+        """torch's: in training the batch's statistics, which also update the running ones
+        (with momentum, or a cumulative average when momentum is None) in the same call."""
         self._check_input_dim(input)
-        use_batch_stats = self.training or not self.track_running_stats
+        factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            self._update_running_stats(input)
-        if use_batch_stats:
-            return F.batch_norm(input, None, None, self.weight, self.bias, True, 0.0, self.eps)
-        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, False, 0.0, self.eps)
-
-    def _update_running_stats(self, input):
-        with _axle.no_grad():
-            self.num_batches_tracked.add_(1)
-            factor = (1.0 / float(self.num_batches_tracked.item()) if self.momentum is None else self.momentum)
-            dims = [0] + list(range(2, input.dim()))
-            count = input.numel() // input.shape[1]
-            if count <= 1:
+            if input.numel() // max(input.shape[1], 1) <= 1:
                 raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(
                     list(input.shape)))
-            x = input.detach()
-            mean = x.mean(dims)
-            var = ((x - mean.reshape([1, -1] + [1] * (x.dim() - 2))) ** 2).sum(dims) / (count - 1)
-            self.running_mean.mul_(1 - factor).add_(mean.to(self.running_mean.dtype) * factor)
-            self.running_var.mul_(1 - factor).add_(var.to(self.running_var.dtype) * factor)
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        bn_training = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if track else None, self.running_var if track else None,
+                            self.weight, self.bias, bn_training, factor, self.eps)
 
 
 
