@@ -65,10 +65,11 @@ axle_status run(const axle_kernel_call* c, Shape a, Shape b, const Shape* bias_i
     bias.unexpand();
   }
   // A few rows against a K-contiguous weight: our dot products beat oneDNN's
-  // per-call repacking (blas_gemv.cpp).
+  // per-call repacking; a small K against a wide weight: oneDNN's sgemm beats
+  // its matmul (blas_gemv.cpp).
   const Shape* bias_ptr = bias_in ? &bias : nullptr;
   if (small_m_product(a, b, bias_ptr, dst, alpha) || row_major_small_m_product(a, b, bias_ptr, dst, alpha) ||
-      outer_product(a, b, bias_ptr, dst, alpha))
+      outer_product(a, b, bias_ptr, dst, alpha) || small_k_sgemm(a, b, bias_ptr, dst, alpha))
     return AXLE_OK;
   Key key("matmul");
   key.add(a).add(b).add(dst).add(alpha).add(static_cast<int64_t>(bias_in != nullptr));

@@ -109,5 +109,8 @@ bool small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Sh
 // bias, accumulating in double; and the outer product of a K = 1 product.
 bool row_major_small_m_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+// x @ W^T (a row-major, b K-contiguous, dst row-major) with K <= 512 and at
+// least 64Ki outputs, optionally plus a bias row, on oneDNN's sgemm.
+bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 
 }  // namespace axle::cpu
