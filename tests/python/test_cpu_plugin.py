@@ -325,11 +325,13 @@ def test_whole_tensor_norms_run_our_loop(n):
 
 
 @pytest.mark.parametrize("shape,k,stride,pad", [((2, 8, 16, 16), 1, 2, 0), ((1, 4, 15, 17), 3, 2, 0),
-                                                ((2, 3, 9, 9), 2, 3, 0), ((1, 4, 10, 11), 3, 3, 1)])
+                                                ((2, 3, 9, 9), 2, 3, 0), ((1, 4, 10, 11), 3, 3, 1),
+                                                ((4, 64, 16, 16), 1, 2, 0), ((2, 32, 5, 5), 1, 1, 0)])
 def test_convolutions_whose_stride_leaves_input_unread_run_onednn(shape, k, stride, pad):
     # A stride that does not divide the input (ResNet's 1x1 stride-2 downsampling
     # of 16 columns reads 15): the plugin describes the input without the unread
     # elements (oneDNN takes no negative right padding) and zeroes their gradient.
+    # 1x1 kernels run on the tensors' own layouts in both directions.
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(k * 10 + stride)
     x = rng.standard_normal(shape).astype(np.float32)
