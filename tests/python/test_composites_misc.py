@@ -354,6 +354,14 @@ def test_random_fills():
     assert np.asarray(r).max() > 200
     r = axle.empty(n, dtype=axle.float32).random_(**{"from": -2, "to": 2})
     assert set(np.unique(np.asarray(r)).tolist()) == {-2.0, -1.0, 0.0, 1.0}
+    # int64's whole range (what torch's RandomSampler draws its seed with), and a generator.
+    big = np.asarray(axle.empty(n, dtype=axle.int64).random_())
+    assert big.min() >= 0 and big.max() > 2 ** 62
+    gen = axle.Generator()
+    gen.manual_seed(7)
+    a = axle.empty(6, dtype=axle.int64).random_(generator=gen).tolist()
+    gen.manual_seed(7)
+    assert axle.empty(6, dtype=axle.int64).random_(generator=gen).tolist() == a
     e = np.asarray(axle.empty(n, dtype=axle.float64).exponential_(2.0))
     assert e.min() >= 0 and abs(e.mean() - 0.5) < 0.02
     g = np.asarray(axle.empty(n, dtype=axle.float64).geometric_(0.25))

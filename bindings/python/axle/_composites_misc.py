@@ -608,7 +608,7 @@ def install(axle):
             lo = kwargs.pop("from")
         if "to" in kwargs:
             hi = kwargs.pop("to")
-        kwargs.pop("generator", None)
+        generator = kwargs.pop("generator", None)
         if kwargs:
             raise axle.TypeError("random_() got unexpected arguments %s" % sorted(kwargs))
         if len(args) == 1:
@@ -628,9 +628,16 @@ def install(axle):
         if lo >= hi:
             raise axle.ValueError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
                                   % (lo, hi))
-        v = (uniform64(self) * (hi - lo)).floor() + lo
-        v = axle.minimum(v, axle.full_like(v, float(hi - 1)))
-        return self.copy_(v.to(self.dtype) if self.dtype != axle.float64 else v)
+        # Integers drawn by randint (int64; int64's own range [0, 2^63 - 1] shifted
+        # by one, as randint's `high` is exclusive), then converted.
+        shift = 1 if hi > 2 ** 63 - 1 else 0
+        if lo - shift < -2 ** 63:
+            raise axle.ValueError("random_ expects a range within int64, got from=%d to=%d" % (lo, hi))
+        v = axle.randint(lo - shift, hi - shift, tuple(self.shape), generator=generator, dtype=axle.int64,
+                         device=self.device)
+        if shift:
+            v = v + 1
+        return self.copy_(v.to(self.dtype))
 
     def exponential_(self, lambd=1, *, generator=None):
         if lambd <= 0:
