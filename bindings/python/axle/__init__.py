@@ -433,6 +433,17 @@ from ._printing import set_printoptions, tensor_repr  # noqa: E402
 Tensor.__repr__ = tensor_repr
 Tensor.__str__ = tensor_repr
 
+
+def _tensor_format(self, spec):
+    """torch's: a 0-d tensor formats as its Python number ('{:.2f}'); others as
+    object.__format__ (an empty spec gives str(), any other raises TypeError)."""
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
+
+
+Tensor.__format__ = _tensor_format
+
 from . import _tensor_methods  # noqa: E402
 from . import _composites_math  # noqa: E402
 from . import _composites_shape  # noqa: E402
@@ -461,6 +472,8 @@ from . import cuda  # noqa: E402,F401
 from . import backends  # noqa: E402,F401
 from . import accelerator  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
+from . import distributed  # noqa: E402,F401
+from . import multiprocessing  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401
 from . import serialization  # noqa: E402,F401
 from . import special  # noqa: E402,F401

@@ -2,6 +2,8 @@
 (enabled, deterministic, benchmark, allow_tf32 mapped onto axle's
 deterministic-algorithms and matmul-precision settings), cuda.matmul.allow_tf32,
 and mps (never available)."""
+import sys as _sys
+
 import axle as _axle
 
 
@@ -72,3 +74,9 @@ class _Mps:
 
 
 mps = _Mps()
+
+
+# `import torch.backends.cudnn as cudnn` imports a submodule: the settings
+# objects stand in for one each.
+for _name in ("cudnn", "cuda", "mps"):
+    _sys.modules[__name__ + "." + _name] = globals()[_name]

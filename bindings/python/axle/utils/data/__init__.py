@@ -25,7 +25,10 @@ from .sampler import (  # noqa: F401
     WeightedRandomSampler,
 )
 from .dataloader import DataLoader, _DatasetKind, default_collate, default_convert, get_worker_info  # noqa: F401
+from . import distributed  # noqa: F401,E402
+from .distributed import DistributedSampler  # noqa: F401,E402
 
-__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler",
+           "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
            "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info", "random_split"]
