@@ -21,6 +21,7 @@ axle_status register_nn(const axle_registrar* r);
 axle_status register_nn_backward(const axle_registrar* r);
 axle_status register_nn_rnn(const axle_registrar* r);
 axle_status register_optim(const axle_registrar* r);
+axle_status register_random(const axle_registrar* r);
 axle_status register_pointwise_unary(const axle_registrar* r);
 axle_status register_pointwise_binary(const axle_registrar* r);
 axle_status register_conv_pool(const axle_registrar* r);

@@ -68,6 +68,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_nn_backward,
       &register_nn_rnn,
       &register_optim,
+      &register_random,
       &register_pointwise_unary,
       &register_pointwise_binary,
       &register_conv_pool,

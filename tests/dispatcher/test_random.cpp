@@ -74,3 +74,35 @@ TEST_CASE("random ops reject bad arguments with typed errors") {
   CHECK_THROWS_AS(call_op("randint.low", {5, 5, IntList{2}}), ValueError);
   CHECK_THROWS_AS(call_op("rand", {IntList{-1}}), ValueError);
 }
+
+TEST_CASE("bernoulli.p: the same draws on every plugin, p's frequency, self's dtype") {
+  // Four draws per Philox block (plugin-sdk random.hpp): the reference plugin
+  // alone and the plugins as a user gets them (the cpu plugin's vectorized
+  // loop where it is loaded) give the same values for the same seed.
+  auto draw = [](const IntList& size, DType d, double p, uint64_t seed) {
+    Generator g;
+    g.manual_seed(seed);
+    const Tensor self = zeros(size, TensorOptions().dtype(d));
+    return call_op("bernoulli.p", {self, p, g})[0].tensor();
+  };
+  for (DType d : {kFloat32, kFloat64, kBool, kUInt8, kInt64, kInt32}) {
+    for (const IntList& size : {IntList{1000003}, IntList{7}, IntList{3, 5}, IntList{0}}) {
+      Tensor mine = draw(size, d, 0.3, 11), ref;
+      {
+        PluginFilterGuard only(PluginFilterGuard::Mode::Only, {"reference"});
+        ref = draw(size, d, 0.3, 11);
+      }
+      CHECK_MESSAGE(mine.dtype() == d, dtype_name(d));
+      CHECK_MESSAGE(equal(mine, ref), dtype_name(d), " ", size.size());
+    }
+  }
+  const Tensor big = draw({200000}, kFloat64, 0.3, 5);
+  CHECK(std::fabs(mean_of(big) - 0.3) < 0.005);
+  CHECK(mean_of(draw({1000}, kFloat32, 0.0, 5)) == 0.0);
+  CHECK(mean_of(draw({1000}, kFloat32, 1.0, 5)) == 1.0);
+  Generator g;
+  g.manual_seed(1);
+  (void)call_op("bernoulli.p", {zeros({10}), 0.5, g});
+  CHECK(g.offset() == 3);  // ceil(10 / 4) counters
+  CHECK_THROWS_AS(call_op("bernoulli.p", {zeros({3}), 1.5}), ValueError);
+}

@@ -928,18 +928,6 @@ def install(axle):
                            device=device or input.device)
         return out.requires_grad_() if requires_grad else out
 
-    def bernoulli(input, p=None, *, generator=None):
-        """Draws of 1 with probability input (or p), as input's dtype."""
-        if p is None:
-            if not input.is_floating_point():
-                raise axle.DTypeError('"bernoulli_tensor_cpu_p_" not implemented for \'%s\'' % tname(input.dtype))
-            probs = input.detach()
-            if probs.numel() and not _b.bool(((probs >= 0) & (probs <= 1)).all()):
-                raise axle.ValueError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-            u = rand_like_shape(input.shape, generator, axle.float64, input.device)
-            return (u < probs.to(axle.float64)).to(input.dtype)
-        return bernoulli_(axle.empty_like(input), p, generator=generator)
-
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fills self with draws of 1 with probability p (a number or a tensor)."""
         with axle.no_grad():
@@ -953,12 +941,16 @@ def install(axle):
                 p = float(p)
                 if not 0 <= p <= 1:
                     raise axle.ValueError("bernoulli_ expects p to be in [0, 1], but got p=%s" % _fmt(p))
-            u = rand_like_shape(self.shape, generator, axle.float64, self.device)
-            draw = u < p
-            if tuple(draw.shape) != tuple(self.shape):
+            if not isinstance(p, Tensor):  # the declared op bernoulli.p
+                return self.copy_(axle.bernoulli(self, p, generator=generator))
+            try:
+                probs = p.expand(tuple(self.shape))
+            except Exception:  # noqa: BLE001 - torch's message below
+                probs = None
+            if probs is None or tuple(axle.broadcast_shapes(tuple(p.shape), tuple(self.shape))) != tuple(self.shape):
                 raise axle.ShapeError("bernoulli_: p with shape %s can't be broadcast to %s"
-                                      % (list(draw.shape), list(self.shape)))
-            return self.copy_(draw.to(self.dtype))
+                                      % (list(p.shape), list(self.shape)))
+            return self.copy_(axle.bernoulli(probs, generator=generator))
 
     def multinomial(input, num_samples, replacement=False, *, generator=None):
         """num_samples category indices per row drawn with probabilities proportional to
@@ -1342,7 +1334,7 @@ def install(axle):
         "isreal": (isreal, True), "sinc": (sinc, True), "ldexp": (ldexp, True), "frexp": (frexp, True),
         "nextafter": (nextafter, True), "logspace": (logspace, False), "trapezoid": (trapezoid, False),
         "trapz": (trapz, False), "cumulative_trapezoid": (cumulative_trapezoid, False),
-        "randperm": (randperm, False), "randint_like": (randint_like, False), "bernoulli": (bernoulli, True),
+        "randperm": (randperm, False), "randint_like": (randint_like, False),
         "multinomial": (multinomial, True), "normal": (normal, False), "cdist": (cdist, False),
         "pdist": (pdist, False), "vdot": (vdot, True), "result_type": (result_type, False),
         "can_cast": (can_cast, False), "is_nonzero": (is_nonzero, True), "is_same_size": (is_same_size, True),

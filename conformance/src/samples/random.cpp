@@ -35,6 +35,26 @@ std::vector<Sample> rand_like_samples(SampleContext& c) {
           ok({c.make({})}, "0-d")};
 }
 
+// bernoulli(self, generator): self the probabilities.
+std::vector<Sample> bernoulli_samples(SampleContext& c) {
+  if (!is_floating_point(c.dtype())) return {fails({c.make({3}), Value()}, "integral probabilities", "DTypeError")};
+  return {ok({c.make({4, 5}, Layout::Contiguous, {}, 0, 1), Value()}, "[4, 5] in [0, 1]"),
+          ok({c.make({2, 3}, Layout::Transposed, {}, 0, 1), Value()}, "transposed"),
+          ok({c.make({0, 2}), Value()}, "zero-size"),
+          fails({c.make({3}, Layout::Contiguous, {}, 1.5, 2), Value()}, "probabilities above 1", "ValueError")};
+}
+
+// bernoulli.p(self, p, generator): self's shape and dtype.
+std::vector<Sample> bernoulli_p_samples(SampleContext& c) {
+  return {ok({c.make({4, 5}), 0.3, Value()}, "[4, 5], p 0.3"),
+          ok({c.make({37}), 1.0, Value()}, "p 1 (a partial block)"),
+          ok({c.make({2, 3}, Layout::Transposed), 0.5, Value()}, "transposed self"),
+          ok({c.make({}), 0.0, Value()}, "0-d, p 0"),
+          ok({c.make({0, 3}), 0.5, Value()}, "zero-size"),
+          fails({c.make({3}), 1.5, Value()}, "p above 1", "ValueError"),
+          fails({c.make({3}), -0.1, Value()}, "p below 0", "ValueError")};
+}
+
 }  // namespace
 
 std::vector<OpSamples> random_samples() {
@@ -44,6 +64,8 @@ std::vector<OpSamples> random_samples() {
       {"randint.low", &randint_samples, {kInt64, kInt32, kInt16, kFloat32, kFloat64}, 1, false},
       {"randint", &randint_high_samples, {kInt64, kFloat32}, 1, false},
       {"rand_like", &rand_like_samples, kFloating, 1, false},
+      {"bernoulli", &bernoulli_samples, {kFloat32, kFloat64, kInt64}, 1, false},
+      {"bernoulli.p", &bernoulli_p_samples, {kFloat32, kFloat64, kBFloat16, kInt64, kBool, kInt32}, 1, false},
       {"randn_like", &rand_like_samples, kFloating, 1, false},
   };
 }

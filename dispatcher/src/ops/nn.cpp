@@ -213,12 +213,11 @@ Stack dropout_composite(const Stack& a) {
   if (p == 1) return call_op("mul.Tensor", {t, make_empty({}, t.dtype(), t.device()).fill_(0)});
   AXLE_CHECK(is_floating_point(t.dtype()), DTypeError, "dropout: training needs a floating input, got ",
              dtype_name(t.dtype()));
-  // Keep each element with probability 1 - p (the default generator's uniforms,
-  // drawn in float32 for every input dtype) and scale the kept ones by 1 / (1 - p).
-  const Tensor u = call_op("rand", {t.sizes(), Value(), kFloat32, t.device()})[0].tensor();
-  const Tensor keep = call_op("ge.Tensor", {u, scalar_to_tensor(Scalar(p))})[0].tensor();
-  const Tensor kept = call_op("mul.Tensor", {t, keep})[0].tensor();
-  return call_op("mul.Tensor", {kept, scalar_to_tensor(Scalar(1.0 / (1.0 - p)))});
+  // torch's: a mask of input's dtype keeping each element with probability
+  // 1 - p (bernoulli.p on the default generator), divided by 1 - p, times input.
+  const Tensor keep = call_op("bernoulli.p", {t, 1.0 - p, Value()})[0].tensor();
+  const Tensor scaled = call_op("div.Tensor", {keep, scalar_to_tensor(Scalar(1.0 - p))})[0].tensor();
+  return call_op("mul.Tensor", {t, scaled});
 }
 
 // ------------------------------------------------------------ scaled_dot_product_attention (composite)

@@ -1,4 +1,4 @@
-// Random ops: rand, randn, randint and their *_like forms. The Generator? argument
+// Random ops: rand, randn, randint, bernoulli.p and the *_like forms. The Generator? argument
 // (the device type's default generator when None) is replaced by int[2]
 // {seed, offset} after reserving one Philox counter per output element, so a
 // kernel is a pure function of its arguments (plugin-sdk random.hpp).
@@ -7,6 +7,7 @@
 
 #include <axle/dispatcher.h>
 #include <axle/generator.h>
+#include <axle/ops.h>
 
 namespace axle::shape {
 namespace {
@@ -48,6 +49,42 @@ void randint_shape(ShapeContext& c) {
   c.outputs = {{size, dt}};
 }
 
+// bernoulli.p(self, p, generator): self's shape and dtype; four draws per
+// Philox block (plugin-sdk random.hpp, bernoulli_word).
+void bernoulli_p_shape(ShapeContext& c) {
+  const Tensor& self = c.arg(0).tensor();
+  const double p = c.args[1].to_double();
+  AXLE_CHECK(p >= 0 && p <= 1, ValueError, c.op, ": bernoulli_ expects p to be in [0, 1], but got p=", p);
+  take_counters(c, 2, (self.numel() + 3) / 4);
+  c.outputs = {{self.sizes(), self.dtype()}};
+}
+
+// bernoulli(self, generator): self holds the probabilities; a float64 uniform
+// per element below its probability draws 1.
+Stack bernoulli_composite(const Stack& a) {
+  const Tensor& probs = a[0].tensor();
+  // torch's message, with its scalar type names (Long, Int, ...).
+  const auto torch_name = [](DType d) -> std::string {
+    for (auto [t, name] : {std::pair{kInt64, "Long"},
+                           {kInt32, "Int"},
+                           {kInt16, "Short"},
+                           {kInt8, "Char"},
+                           {kUInt8, "Byte"},
+                           {kBool, "Bool"}})
+      if (d == t) return name;
+    return std::string(dtype_name(d));
+  };
+  AXLE_CHECK(is_floating_point(probs.dtype()), DTypeError, "\"bernoulli_tensor_cpu_p_\" not implemented for '",
+             torch_name(probs.dtype()), "' (bernoulli: floating probabilities only)");
+  const Tensor p = probs.to(kFloat64);
+  if (probs.numel() > 0)
+    AXLE_CHECK(all(ge(p, scalar_to_tensor(Scalar(0.0)))).item<bool>() &&
+                   all(le(p, scalar_to_tensor(Scalar(1.0)))).item<bool>(),
+               ValueError, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
+  const Tensor u = call_op("rand", {probs.sizes(), a[1], kFloat64, probs.device()})[0].tensor();
+  return {lt(u, p).to(probs.dtype())};
+}
+
 Stack like(const char* op, const Stack& a) {
   const Tensor& self = a[0].tensor();
   const Value dtype = a[1].is_none() ? Value(self.dtype()) : a[1];
@@ -81,6 +118,14 @@ std::vector<OpDecl> random_ops() {
              return call_op("randint.low", {0, a[0], a[1], a[2], a[3], a[4]});
            },
        .doc = "Uniform random integers in [0, high).",
+       .derivative = {.none = "random draws"}},
+      {.schema = "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor",
+       .composite = &bernoulli_composite,
+       .doc = "Draws of 1 with probability self (floating, in [0, 1]), else 0, as self's dtype.",
+       .derivative = {.none = "random draws"}},
+      {.schema = "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+       .shape = &bernoulli_p_shape,
+       .doc = "Draws of 1 with probability p (else 0), with self's shape and dtype (what dropout's mask is).",
        .derivative = {.none = "random draws"}},
       {.schema = "rand_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, Generator? generator=None) -> "
                  "Tensor",

@@ -75,6 +75,14 @@ AXLE_PLUGIN_HOST_DEVICE inline int64_t uniform_int_words(const PhiloxWords& r, i
   return static_cast<int64_t>(static_cast<uint64_t>(low) + word % range);
 }
 
+// Bernoulli draws (bernoulli.p) take four elements per Philox block: element i
+// of the output uses word i % 4 of the block for counter offset + i / 4 (a
+// kernel reserves ceil(n / 4) counters), as a 24-bit uniform u; the draw is 1
+// when u < p. Every backend computes the same draws for the same seed.
+AXLE_PLUGIN_HOST_DEVICE inline bool bernoulli_word(uint32_t word, double p) {
+  return static_cast<double>(word >> 8) * 0x1.0p-24 < p;
+}
+
 // ---- host API over std::array (the same values as the *_words functions)
 
 // Four 32-bit random words for `counter` under `key` (the seed).
