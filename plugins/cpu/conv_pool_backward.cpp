@@ -133,11 +133,23 @@ axle_status backward(const axle_kernel_call* c) {
     });
     if (!weights->declined.empty()) return plugin::decline(c, weights->declined);
   }
+  // Both primitives wanting grad_output in one blocked layout share its
+  // reorder (MNIST's 64x64x24x24 gradient: 1.1 ms a reorder).
+  void* gy_data = gy.data;
+  dnnl::memory::desc gy_md = gy_u;
+  if (data && weights && data->arg_mds[0] == weights->arg_mds[1] && data->arg_mds[0] != gy_u) {
+    void* tmp = workspace(kSharedReorderSlot, data->arg_mds[0].get_size());
+    const auto r = reorder_primitive(base.str() + "gy", gy_u, data->arg_mds[0]);
+    if (!r->declined.empty()) return plugin::decline(c, r->declined);
+    execute(*r, {gy.data, tmp});
+    gy_data = tmp;
+    gy_md = data->arg_mds[0];
+  }
   if (data) {
     if (zero_gx_first)
       std::memset(gx_v.data, 0, static_cast<size_t>(plugin::numel(gx_v)) * plugin::dtype_size(gx_v.dtype));
     run_with_reorders(base.str() + "d", *data,
-                      {{DNNL_ARG_DIFF_DST, gy_u, gy.data, false},
+                      {{DNNL_ARG_DIFF_DST, gy_md, gy_data, false},
                        {DNNL_ARG_WEIGHTS, w_u, wei.data, false},
                        {DNNL_ARG_DIFF_SRC, gx_u, gx_v.data, true}});
   }
@@ -146,7 +158,7 @@ axle_status backward(const axle_kernel_call* c) {
     dnnl::memory::desc gw_u;
     if (!describe(gw, &gw_u)) return AXLE_DECLINED;
     std::vector<Arg> args = {{DNNL_ARG_SRC, x_u, x.data, false},
-                             {DNNL_ARG_DIFF_DST, gy_u, gy.data, false},
+                             {DNNL_ARG_DIFF_DST, gy_md, gy_data, false},
                              {DNNL_ARG_DIFF_WEIGHTS, gw_u, gw_v.data, true}};
     if (want_b) args.push_back({DNNL_ARG_DIFF_BIAS, gb_u, gb_v.data, true});
     run_with_reorders(base.str() + "w", *weights, args);

@@ -109,7 +109,10 @@ PrimitiveCache& cache();
 // A per-thread buffer of at least `bytes` (64-byte aligned), one per slot; slot
 // 0 is the primitives' scratchpad. Valid until the next call for the same slot.
 void* workspace(int slot, size_t bytes);
-constexpr int kWorkspaceSlots = 6;
+constexpr int kWorkspaceSlots = 7;
+// Slot 6: a reordered input two primitives of one kernel share (slots 1-5 are
+// run_with_reorders' and the matmul's dense copies).
+constexpr int kSharedReorderSlot = 6;
 
 // A cached reorder between two layouts of the same tensor; `key` names the
 // purpose (the caller's key plus the argument).
