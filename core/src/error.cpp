@@ -14,6 +14,7 @@ PluginError::~PluginError() = default;
 ConfigError::~ConfigError() = default;
 OutOfMemoryError::~OutOfMemoryError() = default;
 AutogradError::~AutogradError() = default;
+LinAlgError::~LinAlgError() = default;
 InternalError::~InternalError() = default;
 
 void detail::internal_assert_failed(const char* condition, const char* file, int line, const std::string& message) {

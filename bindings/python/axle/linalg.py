@@ -4,7 +4,7 @@
 results (``axle.linalg.slogdet(A).logabsdet``). The norms (norm, vector_norm,
 matrix_norm) and vecdot join this module from axle._composites_math. A
 singular input where torch raises torch.linalg.LinAlgError raises
-``LinAlgError`` here (axle.ValueError).
+``LinAlgError`` here (axle.LinAlgError, a RuntimeError as torch's).
 
 tensorinv, tensorsolve and householder_product are compositions written here.
 Importing it also installs torch's older spellings that are Python functions in
@@ -14,7 +14,7 @@ Tensor methods the declarations would give the ``linalg_*`` ops and
 nuclear_norm, which torch.Tensor does not have."""
 import axle as _axle
 
-LinAlgError = _axle.ValueError
+LinAlgError = _axle.LinAlgError
 
 # torch.linalg.<name> -> the declared op axle.<op>.
 _OPS = {

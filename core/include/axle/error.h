@@ -38,6 +38,9 @@ AXLE_DECLARE_ERROR(OutOfMemoryError);
 // A misuse of automatic differentiation (backward through a freed graph, an
 // in-place change of a saved tensor, a leaf written in place): torch's RuntimeErrors.
 AXLE_DECLARE_ERROR(AutogradError);
+// A linear-algebra input the factorization cannot take: a singular matrix, one
+// not positive-definite (torch.linalg.LinAlgError, a RuntimeError).
+AXLE_DECLARE_ERROR(LinAlgError);
 // A broken invariant of axle itself (AXLE_INTERNAL_ASSERT): a bug, not a mistake of the caller.
 AXLE_DECLARE_ERROR(InternalError);
 #undef AXLE_DECLARE_ERROR

@@ -69,6 +69,9 @@ inline constexpr ErrorKind kErrorKinds[] = {
     detail::error_kind<AutogradError>("AutogradError", "AutogradError", "RuntimeError", AXLE_OK,
                                       "A misuse of automatic differentiation: backward through a freed graph, a "
                                       "saved tensor changed in place, a leaf that requires grad written in place."),
+    detail::error_kind<LinAlgError>("LinAlgError", "LinAlgError", "RuntimeError", AXLE_OK,
+                                    "A singular or not positive-definite matrix a linear-algebra op cannot take "
+                                    "(torch.linalg.LinAlgError)."),
     detail::error_kind<InternalError>("InternalError", "InternalError", "RuntimeError", AXLE_OK,
                                       "A broken invariant of axle itself: a bug to report, not a mistake of the "
                                       "caller."),

@@ -4,7 +4,7 @@
 // (linalg_cholesky_ex, linalg_cholesky.cpp's family piece); everything else
 // here is a composite of them: lu, lu_solve, det / slogdet / logdet, inv,
 // solve, matrix_power. A singular (or, for Cholesky, not positive-definite)
-// input raises axle.ValueError (torch: torch.linalg.LinAlgError) with torch's
+// input raises axle.LinAlgError (torch.linalg.LinAlgError, a RuntimeError) with torch's
 // message.
 #include "../derivatives/derivatives.h"
 #include "linalg_util.h"
@@ -98,7 +98,7 @@ Stack lu_factor_ex(const Tensor& a, bool pivot = true) {
 Stack lu_factor_composite(const Stack& s) {
   Stack r = call_op(AXLE_OP("linalg_lu_factor_ex"), {s[0], s[1], false});
   const auto [index, info] = first_failure(r[2].tensor());
-  AXLE_CHECK(index < 0, ValueError, "torch.linalg.lu_factor: ", batch_prefix(s[0].tensor(), index), "U[", info, ",",
+  AXLE_CHECK(index < 0, LinAlgError, "torch.linalg.lu_factor: ", batch_prefix(s[0].tensor(), index), "U[", info, ",",
              info,
              "] is zero and using it on lu_solve would result in a division by zero. If you still want to perform "
              "the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)");
@@ -183,7 +183,7 @@ Stack inv_ex(const char* op, const Tensor& a, bool check_errors) {
   const Stack f = lu_factor_ex(a);
   if (check_errors) {
     const auto [index, info] = first_failure(f[2].tensor());
-    AXLE_CHECK(index < 0, ValueError, op, ": ", batch_prefix(a, index), "The diagonal element ", info,
+    AXLE_CHECK(index < 0, LinAlgError, op, ": ", batch_prefix(a, index), "The diagonal element ", info,
                " is zero, the inversion could not be completed because the input matrix is singular.");
   }
   const Tensor id = expand(linalg::eye_like(a, a.size(-1)), a.sizes());
@@ -206,7 +206,7 @@ Stack solve_ex(const char* op, const Stack& s, bool check_errors) {
   const Stack f = lu_factor_ex(a);
   if (check_errors) {
     const auto [index, info] = first_failure(f[2].tensor());
-    AXLE_CHECK(index < 0, ValueError, "torch.", op, ": ", batch_prefix(a, index),
+    AXLE_CHECK(index < 0, LinAlgError, "torch.", op, ": ", batch_prefix(a, index),
                "The solver failed because the input matrix is singular.");
   }
   const Tensor x = lu_solve(f[0].tensor(), f[1].tensor(), b, left, false);

@@ -2,7 +2,7 @@
 // its formula) and the composites linalg_cholesky / cholesky, cholesky_solve,
 // cholesky_inverse and the older triangular_solve (linalg_solve_triangular's
 // arguments, reversed, plus a copy of A). A matrix that is not
-// positive-definite raises axle.ValueError (torch: torch.linalg.LinAlgError)
+// positive-definite raises axle.LinAlgError (torch.linalg.LinAlgError)
 // naming the failing leading minor, as torch.
 #include "../derivatives/derivatives.h"
 #include "linalg_util.h"
@@ -27,7 +27,7 @@ void cholesky_ex_shape(ShapeContext& c) {
 Tensor cholesky_checked(const char* op, const Tensor& a, bool upper) {
   const Stack r = call_op(AXLE_OP("linalg_cholesky_ex"), {a, upper, false});
   const auto [index, order] = first_failure(r[1].tensor());
-  AXLE_CHECK(index < 0, ValueError, op, ": ", batch_prefix(a, index),
+  AXLE_CHECK(index < 0, LinAlgError, op, ": ", batch_prefix(a, index),
              "The factorization could not be completed because the input is not positive-definite (the leading minor "
              "of order ",
              order, " is not positive-definite).");
