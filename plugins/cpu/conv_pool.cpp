@@ -57,6 +57,12 @@ Shape cropped(const Shape& s, const ConvGeometry& g) {
   return r;
 }
 
+bool one_by_one(const Shape& wei) {
+  for (int64_t d = 2; d < wei.ndim(); ++d)
+    if (wei.dims[d] != 1) return false;
+  return true;
+}
+
 Shape conv_weights(const Shape& wei, bool transposed, int64_t groups) {
   Shape w = wei;
   if (transposed) std::swap(w.dims[0], w.dims[1]), std::swap(w.strides[0], w.strides[1]);
@@ -179,19 +185,8 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     // from 32 input channels on, the blocked layout wins); and 1x1 kernels
     // (ResNet's downsampling, 64->128 channels at 16x16, stride 2: 0.12 vs
     // 0.21 ms cache cold).
-    bool one_by_one = !transposed;
-    for (int64_t d = 2; d < w.ndim(); ++d) one_by_one = one_by_one && w.dims[d] == 1;
-    const bool as_is = cl || (!transposed && src.dims[1] / groups <= 4) || one_by_one;
-    auto p = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
-      if (as_is) {
-        try {
-          auto q = make(true);
-          if (q->declined.empty()) return q;
-        } catch (const dnnl::error&) {
-        }
-      }
-      return make(false);
-    });
+    const bool as_is = cl || (!transposed && (src.dims[1] / groups <= 4 || one_by_one(wei)));
+    auto p = cache().get(key.str(), [&] { return plain_or_blocked(as_is, make); });
     if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<Arg> args = {{DNNL_ARG_SRC, src_u, src.data, false},
                              {DNNL_ARG_WEIGHTS, wei_u, wei.data, false},

@@ -19,20 +19,6 @@ using plugin::arg_int;
 using plugin::arg_ints;
 using plugin::arg_tensor;
 
-// The primitive `make(true)` builds on the tensors' own layouts when `plain`
-// (falling back when oneDNN has none), else `make(false)`'s blocked one.
-template <typename Make>
-std::shared_ptr<Primitive> plain_or_blocked(bool plain, Make&& make) {
-  if (plain) {
-    try {
-      auto p = make(true);
-      if (p->declined.empty()) return p;
-    } catch (const dnnl::error&) {
-    }
-  }
-  return make(false);
-}
-
 template <typename Desc>
 Desc forward_desc(const Shape& x, const Shape& w, const Shape* bias, const Shape& gy, const ConvGeometry& g) {
   const dnnl::memory::desc b = bias ? any_like(*bias) : dnnl::memory::desc();
@@ -82,8 +68,7 @@ axle_status backward(const axle_kernel_call* c) {
   // layouts for the weight gradient of other small-spatial layers measured
   // faster alone, 2.6 vs 3.3 ms for 512->512 at 2x2, but slower inside a
   // training step: oneDNN's gemm convolution, 3.4-4.0 ms.)
-  bool one_by_one = true;
-  for (int64_t d = 2; d < w.ndim(); ++d) one_by_one = one_by_one && w.dims[d] == 1;
+  const bool plain = one_by_one(wei);
   auto pick = [](bool plain, const dnnl::memory::desc& user, const Shape& s) { return plain ? user : any_like(s); };
   // Every primitive is made (or found declined) before anything is written.
   std::shared_ptr<const Primitive> data, weights;
@@ -102,7 +87,7 @@ axle_status backward(const axle_kernel_call* c) {
             pd, {DNNL_ARG_DIFF_DST, DNNL_ARG_WEIGHTS, DNNL_ARG_DIFF_SRC},
             {pd.diff_dst_desc(), pd.weights_desc(), pd.diff_src_desc()});
       };
-      return plain_or_blocked(one_by_one, make);
+      return plain_or_blocked(plain, make);
     });
     if (!data->declined.empty()) return plugin::decline(c, data->declined);
   }
@@ -129,7 +114,7 @@ axle_status backward(const axle_kernel_call* c) {
         return make_primitive<dnnl::convolution_backward_weights::primitive_desc, dnnl::convolution_backward_weights>(
             pd, ids, mds);
       };
-      return plain_or_blocked(one_by_one, make);
+      return plain_or_blocked(plain, make);
     });
     if (!weights->declined.empty()) return plugin::decline(c, weights->declined);
   }

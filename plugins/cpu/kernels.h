@@ -92,6 +92,22 @@ bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t
 // Weights in oneDNN's logical order [G,] O, I, K...: torch's are [O, I/G, K...]
 // (convolution) or [I, O/G, K...] (transposed).
 Shape conv_weights(const Shape& wei, bool transposed, int64_t groups);
+// Whether every spatial dim of the kernel is 1 (weights [O, I, K...]).
+bool one_by_one(const Shape& wei);
+// The primitive `make(true)` builds on the tensors' own layouts when `plain`
+// (falling back when oneDNN has none or only its reference implementation),
+// else `make(false)`'s on the layouts oneDNN picks.
+template <typename Make>
+std::shared_ptr<Primitive> plain_or_blocked(bool plain, Make&& make) {
+  if (plain) {
+    try {
+      auto p = make(true);
+      if (p->declined.empty()) return p;
+    } catch (const dnnl::error&) {
+    }
+  }
+  return make(false);
+}
 // Runs `p` with its arguments in the layouts it chose, reordering the user's
 // tensors in and the outputs out where they differ.
 struct Arg {
