@@ -51,15 +51,25 @@ void sgd_range(T* p, const T* g, T* buf, int64_t n, const SgdParams& s) {
   sgd_loop<T, false, false>(p, g, buf, n, s);
 }
 
+// Whether two dense views of `bytes` each share no byte (data is a dense
+// view's lowest address: axle has no negative strides).
+bool disjoint(const axle_tensor_view& a, const axle_tensor_view& b, size_t bytes) {
+  const auto x = reinterpret_cast<uintptr_t>(a.data), y = reinterpret_cast<uintptr_t>(b.data);
+  return x + bytes <= y || y + bytes <= x;
+}
+
 // Whether param i can be updated as flat memory: dense, its gradient and
-// buffer of its layout and dtype, none the same memory as another.
+// buffer of its layout and dtype, no two of them overlapping (the loop reads
+// them through restrict pointers).
 bool flat(const axle_tensor_view& p, const axle_tensor_view& g, const axle_tensor_view* buf) {
   const Shape ps = Shape::of(p);
   if (p.dtype != AXLE_DTYPE_FLOAT32 && p.dtype != AXLE_DTYPE_FLOAT64) return false;
-  if (!ps.is_dense() || ps.has_zero_stride() || g.dtype != p.dtype || !ps.same_layout(Shape::of(g)) || g.data == p.data)
+  const size_t bytes = static_cast<size_t>(ps.numel()) * plugin::dtype_size(p.dtype);
+  if (!ps.is_dense() || ps.has_zero_stride() || g.dtype != p.dtype || !ps.same_layout(Shape::of(g)) ||
+      !disjoint(p, g, bytes))
     return false;
-  return !buf ||
-         (buf->dtype == p.dtype && ps.same_layout(Shape::of(*buf)) && buf->data != p.data && buf->data != g.data);
+  return !buf || (buf->dtype == p.dtype && ps.same_layout(Shape::of(*buf)) && disjoint(*buf, p, bytes) &&
+                  disjoint(*buf, g, bytes));
 }
 
 // _fused_sgd_(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr,

@@ -354,6 +354,11 @@ def test_random_fills():
     assert np.asarray(r).max() > 200
     r = axle.empty(n, dtype=axle.float32).random_(**{"from": -2, "to": 2})
     assert set(np.unique(np.asarray(r)).tolist()) == {-2.0, -1.0, 0.0, 1.0}
+    # torch's bounds checks, no silent wrap-around.
+    with pytest.raises(axle.ValueError, match="to - 1 is out of bounds for uint8"):
+        axle.empty(3, dtype=axle.uint8).random_(0, 1000)
+    with pytest.raises(axle.ValueError, match="from is out of bounds for int8"):
+        axle.empty(3, dtype=axle.int8).random_(-200, 5)
     # int64's whole range (what torch's RandomSampler draws its seed with), and a generator.
     big = np.asarray(axle.empty(n, dtype=axle.int64).random_())
     assert big.min() >= 0 and big.max() > 2 ** 62

@@ -74,8 +74,10 @@ def test_distributed_sampler_shuffles_by_epoch_into_a_partition():
 
 
 def test_backend_submodules_import_as_torch_programs_write_them():
+    import importlib.util
     import axle.backends.cudnn as cudnn
     import axle.backends.mps  # noqa: F401
+    assert importlib.util.find_spec("axle.backends.cudnn").name == "axle.backends.cudnn"
     cudnn.benchmark = True
     assert axle.backends.cudnn.benchmark is True
     cudnn.benchmark = False
@@ -90,3 +92,21 @@ def test_tensor_format_as_torch():
         with pytest.raises(TypeError):
             "{:.2f}".format(t)
     assert np.isclose(float("{:.3e}".format(axle.tensor(12345.0))), 12345.0, rtol=1e-3)
+
+
+def _slow_or_fail(i):
+    import time
+    if i == 0:
+        time.sleep(20)
+    raise RuntimeError("rank %d failed" % i)
+
+
+def test_spawn_reports_a_failure_while_earlier_ranks_still_run():
+    # Rank 1 fails at once while rank 0 sleeps: the parent hears of it without
+    # waiting for rank 0 (which is terminated), as torch's.
+    import time
+    import axle.multiprocessing as mp
+    t = time.monotonic()
+    with pytest.raises(mp.ProcessRaisedException, match="rank 1 failed"):
+        mp.spawn(_slow_or_fail, nprocs=2)
+    assert time.monotonic() - t < 15

@@ -102,3 +102,26 @@ def test_writes_bump_versions():
                          nesterov=False, maximize=False, is_first_step=False)
     with pytest.raises(Exception, match="modified by an inplace operation"):
         y.backward()
+
+
+def test_expanded_gradients_and_a_failed_step_leave_no_state():
+    # An expanded gradient (stride 0) is taken as torch's per-tensor step takes it.
+    ap, tp = axle.zeros(3, 4, requires_grad=True), torch.zeros(3, 4, requires_grad=True)
+    aopt, topt = axle.optim.SGD([ap], lr=0.1, momentum=0.9), torch.optim.SGD([tp], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        ap.grad, tp.grad = axle.ones(4).expand(3, 4), torch.ones(4).expand(3, 4)
+        aopt.step(), topt.step()
+    np.testing.assert_allclose(ap.detach().numpy(), tp.detach().numpy(), rtol=1e-6)
+    # A step that fails (a broken buffer in the state) writes no new buffers for the others.
+    a, b = axle.zeros(5, requires_grad=True), axle.zeros(5, requires_grad=True)
+    opt = axle.optim.SGD([a, b], lr=0.1, momentum=0.9)
+    a.grad, b.grad = axle.ones(5), axle.ones(5)
+    opt.step()
+    opt.state[a]["momentum_buffer"] = axle.zeros(4)
+    c = axle.zeros(5, requires_grad=True)
+    c.grad = axle.ones(5)
+    opt.add_param_group({"params": [c]})
+    with pytest.raises(axle.ShapeError, match="momentum buffer of parameter 0"):
+        opt.step()
+    assert opt.state[c].get("momentum_buffer") is None  # c's new buffer did not enter the state
+    np.testing.assert_array_equal(c.detach().numpy(), np.zeros(5))

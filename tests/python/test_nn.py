@@ -106,6 +106,19 @@ def test_batch_norm_mixed_and_running_stats():
             np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=tol, atol=tol)
         np.testing.assert_allclose(am.numpy(), tm.numpy(), rtol=tol, atol=tol)
         np.testing.assert_allclose(av.numpy(), tv.numpy(), rtol=tol, atol=tol)
+    # Running statistics of the wrong size: refused before anything is written (torch's message).
+    bad = A(torch.ones(5))
+    with pytest.raises(axle.ShapeError, match="running_mean should contain 3 elements not 5"):
+        AF.batch_norm(A(rnd(4, 3, 5)), bad, None, training=True, momentum=0.5)
+    assert bad.tolist() == [1.0] * 5
+    # An empty batch: an empty result, the running statistics untouched (torch's).
+    for training in (True, False):
+        am, tm = A(m.clone()), m.clone()
+        e = rnd(4, 3, 2)[:0]
+        got = AF.batch_norm(A(e), am, A(v), A(w3 := rnd(3)), None, training=training)
+        want = F.batch_norm(e, tm, v.clone(), w3, None, training=training)
+        assert tuple(got.shape) == tuple(want.shape) == (0, 3, 2)
+        np.testing.assert_array_equal(am.numpy(), tm.numpy())
     # Only one of the two given: that one is updated.
     am = A(m.double())
     AF.batch_norm(A(xs[0].double()), am, None, training=True, momentum=0.5)

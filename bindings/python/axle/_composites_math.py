@@ -206,9 +206,6 @@ def install(axle):
     def from_last(x, d):
         return x if d == x.dim() - 1 else x.movedim(-1, d)
 
-    def rand_like_shape(shape, generator, dtype, device):
-        return axle.rand(tuple(shape), generator=generator, dtype=dtype, device=device)
-
     # ================================================================ order statistics
     kthvalue_t = _named_tuple("kthvalue", ("values", "indices"))
     median_t = _named_tuple("median", ("values", "indices"))

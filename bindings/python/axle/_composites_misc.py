@@ -628,6 +628,15 @@ def install(axle):
         if lo >= hi:
             raise axle.ValueError("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d"
                                   % (lo, hi))
+        if name in _INT_BITS:  # torch's bounds checks (no silent wrap-around)
+            bits = _INT_BITS[name]
+            low, high = (0, 2 ** bits - 1) if name == "uint8" else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+            if not low <= lo <= high:
+                raise axle.ValueError("random_: from is out of bounds for %s (got %d, range [%d, %d])"
+                                      % (name, lo, low, high))
+            if not low <= hi - 1 <= high:
+                raise axle.ValueError("random_: to - 1 is out of bounds for %s (got %d, range [%d, %d])"
+                                      % (name, hi - 1, low, high))
         # Integers drawn by randint (int64; int64's own range [0, 2^63 - 1] shifted
         # by one, as randint's `high` is exclusive), then converted.
         shift = 1 if hi > 2 ** 63 - 1 else 0

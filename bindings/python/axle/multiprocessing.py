@@ -7,6 +7,9 @@ memory on the way (torch's shared-memory tensor reduction is not implemented):
 an argument tensor is pickled by value, so a child's writes do not reach the
 parent."""
 import multiprocessing as _mp
+import multiprocessing.connection as _connection
+import signal as _signal
+import time as _time
 import traceback as _traceback
 from multiprocessing import *  # noqa: F401,F403 - torch.multiprocessing re-exports it
 
@@ -50,24 +53,39 @@ class ProcessContext:
         return [p.pid for p in self.processes]
 
     def join(self, timeout=None):
-        """Waits for every process; True when all finished. A failed child
-        terminates the others and raises."""
-        for p in self.processes:
-            p.join(timeout)
-        if any(p.is_alive() for p in self.processes):
-            return False
-        for i, (p, q) in enumerate(zip(self.processes, self.error_queues)):
-            if p.exitcode == 0:
-                continue
-            for other in self.processes:
-                if other.is_alive():
-                    other.terminate()
-            if not q.empty():
-                raise ProcessRaisedException("\n\n-- Process %d terminated with the following error:\n%s"
-                                             % (i, q.get()), i, p.pid)
-            raise ProcessExitedException("process %d terminated with exit code %s" % (i, p.exitcode), i, p.pid,
-                                         p.exitcode)
-        return True
+        """Waits up to `timeout` seconds (None: until done) for the processes;
+        True when all finished. The first child to fail, in whatever order they
+        end, terminates the others and raises."""
+        deadline = None if timeout is None else _time.monotonic() + timeout
+        while True:
+            # Who is alive first, then who failed: a child ending in between is
+            # seen failed, never missed.
+            alive = [p for p in self.processes if p.exitcode is None]
+            for i, (p, q) in enumerate(zip(self.processes, self.error_queues)):
+                if p.exitcode is not None and p.exitcode != 0:
+                    self._fail(i, p, q)
+            if not alive:
+                return True
+            left = None if deadline is None else deadline - _time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            _connection.wait([p.sentinel for p in alive], timeout=left)
+
+    def _fail(self, i, p, q):
+        for other in self.processes:
+            if other.is_alive():
+                other.terminate()
+        for other in self.processes:
+            other.join()
+        if not q.empty():
+            raise ProcessRaisedException("\n\n-- Process %d terminated with the following error:\n%s"
+                                         % (i, q.get()), i, p.pid)
+        if p.exitcode < 0:
+            name = _signal.Signals(-p.exitcode).name
+            raise ProcessExitedException("process %d terminated with signal %s" % (i, name), i, p.pid, p.exitcode,
+                                         signal_name=name)
+        raise ProcessExitedException("process %d terminated with exit code %s" % (i, p.exitcode), i, p.pid,
+                                     p.exitcode)
 
 
 def start_processes(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):

@@ -2,6 +2,7 @@
 (enabled, deterministic, benchmark, allow_tf32 mapped onto axle's
 deterministic-algorithms and matmul-precision settings), cuda.matmul.allow_tf32,
 and mps (never available)."""
+import importlib.machinery as _machinery
 import sys as _sys
 
 import axle as _axle
@@ -77,6 +78,8 @@ mps = _Mps()
 
 
 # `import torch.backends.cudnn as cudnn` imports a submodule: the settings
-# objects stand in for one each.
+# objects stand in for one each (with a module spec, so importlib finds them).
 for _name in ("cudnn", "cuda", "mps"):
+    object.__setattr__(globals()[_name], "__spec__", _machinery.ModuleSpec(__name__ + "." + _name, None))
     _sys.modules[__name__ + "." + _name] = globals()[_name]
+del _name

@@ -62,15 +62,26 @@ def _update_running(running_mean, running_var, mean, var_unbiased, momentum):
 def _batch_norm_training(input, weight, bias, running_mean, running_var, momentum, eps):
     """(out, save_mean, save_invstd) over the batch's statistics, from one
     _native_batch_norm_legit.no_stats call; the running statistics (either may
-    be None) updated in place from the returned ones: the unbiased variance is
-    rebuilt from save_invstd in float64 (1 / invstd^2 - eps, times n / (n - 1))."""
+    be None) updated in place from the returned ones, after their sizes are
+    checked. The unbiased variance is rebuilt from a float32 / float64
+    save_invstd in float64 (1 / invstd^2 - eps, times n / (n - 1): relative to
+    torch's within 1e-7 * (var + eps) / var, so batch variances far below eps
+    lose digits); a bfloat16 one is too coarse, so it is computed from the
+    input there (two more passes)."""
+    if input.dim() >= 2:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is not None and t.numel() != input.shape[1]:
+                raise _axle.ShapeError("{} should contain {} elements not {}".format(name, input.shape[1], t.numel()))
     out, mean, invstd = _axle._native_batch_norm_legit(input, weight, bias, True, momentum, eps)
     if running_mean is not None or running_var is not None:
         count = input.numel() // input.shape[1]
         var = None
         if running_var is not None:
             with _axle.no_grad():
-                var = (invstd.detach().double() ** -2 - eps).clamp_(min=0)
+                if invstd.dtype in (_axle.float32, _axle.float64):
+                    var = (invstd.detach().double() ** -2 - eps).clamp_(min=0)
+                else:
+                    var = _mean_var(input.detach().float())[1].double()
                 if count > 1:
                     var = var * (count / (count - 1))
         _update_running(running_mean, running_var, mean, var, momentum)

@@ -43,7 +43,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """F.batch_norm with F's argument order. training=True normalizes with the batch's statistics
     (one _native_batch_norm_legit.no_stats call) and updates running_mean / running_var in place
     when given (the unbiased variance, with momentum); otherwise aten batch_norm over the running
-    statistics."""
+    statistics. An empty input gives an empty result (times weight[0], plus bias[0], so the graph
+    reaches them) and leaves the running statistics alone, as torch's."""
+    if input.numel() == 0 and input.dim() >= 2:
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     if training:
         size = list(input.shape)
         prod = size[0]

@@ -50,37 +50,36 @@ class SGD(Optimizer):
         """Performs one optimization step; ``closure`` re-evaluates the model and
         returns the loss (which step returns).
 
-        The parameters of a group go to one ``_fused_sgd_`` call (a declared op:
-        one pass over each parameter where a device has a kernel, else the same
-        math op by op)."""
+        The parameters of a group go to one ``_fused_sgd_`` call per device and
+        first / later step (a declared op: one pass over each parameter where a
+        device has a kernel, else the same math op by op). New momentum buffers
+        enter the state only once their call succeeded."""
         loss = self._evaluate_closure(closure)
         with _axle.no_grad():
             for group in self.param_groups:
                 momentum = group["momentum"]
-                # [params, grads, buffers] of parameters with and without a momentum buffer yet
-                first, later = ([], [], []), ([], [], [])
+                # (device, first step) -> [params, grads, buffers]
+                calls = {}
                 for p in group["params"]:
                     grad = p.grad
                     if grad is None:
                         continue
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if momentum != 0 and buf is None:
+                    if any(s == 0 and n > 1 for s, n in zip(grad.stride(), grad.shape)):
+                        grad = grad.contiguous()  # an expanded gradient: the op's lists are written-to tensors
+                    buf = self.state[p].get("momentum_buffer")
+                    first = momentum != 0 and buf is None
+                    if first:
                         buf = _axle.empty_like(p)
-                        state["momentum_buffer"] = buf
-                        lists = first
-                    else:
-                        # torch keeps the entry (None without momentum), so the state dicts match
-                        state["momentum_buffer"] = buf
-                        lists = later
+                    lists = calls.setdefault((str(p.device), first), ([], [], []))
                     lists[0].append(p)
                     lists[1].append(grad)
                     if momentum != 0:
                         lists[2].append(buf)
-                for is_first, (params, grads, bufs) in ((True, first), (False, later)):
-                    if params:
-                        _axle._fused_sgd_(params, grads, bufs, weight_decay=group["weight_decay"],
-                                          momentum=momentum, lr=group["lr"], dampening=group["dampening"],
-                                          nesterov=group["nesterov"], maximize=group["maximize"],
-                                          is_first_step=is_first)
+                for (_, first), (params, grads, bufs) in calls.items():
+                    _axle._fused_sgd_(params, grads, bufs, weight_decay=group["weight_decay"], momentum=momentum,
+                                      lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
+                                      maximize=group["maximize"], is_first_step=first)
+                    for i, p in enumerate(params):
+                        # torch keeps the entry (None without momentum), so the state dicts match
+                        self.state[p]["momentum_buffer"] = bufs[i] if momentum != 0 else None
         return loss

@@ -82,7 +82,10 @@ class _BatchNorm(_NormBase):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            if input.numel() // max(input.shape[1], 1) <= 1:
+            size_prods = input.shape[0]
+            for s in input.shape[2:]:
+                size_prods *= s
+            if size_prods == 1:
                 raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(
                     list(input.shape)))
             self.num_batches_tracked.add_(1)
