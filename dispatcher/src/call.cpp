@@ -427,6 +427,7 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
         const axle_status s = invoke(op, c, args, outputs, device, ctx, host_scalars);
         if (s == AXLE_OK) {
           describe(info, c);
+          if (op.decl.after) op.decl.after(args, outputs);
           return outputs;
         }
         if (s == AXLE_DECLINED) {
@@ -451,6 +452,7 @@ Stack dispatch_impl(const OpEntry& op, Stack& args, const std::vector<Tensor>* o
       case CandidateKind::HostFallback:
         describe(info, c);
         host_fallback(op, args, outputs, device, declines);
+        if (op.decl.after) op.decl.after(args, outputs);
         return outputs;
     }
   }

@@ -55,8 +55,8 @@ int64_t lu_in_place(Dense& a, int64_t m, int64_t n, std::vector<int64_t>& piv) {
 
 // linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (LU, pivots, info)
 axle_status lu_factor_ex(void*, const axle_kernel_call* c) {
+  // check_errors (arg 2) is the op's (its `after` check reads info), not the kernel's.
   const axle_tensor_view& A = arg_tensor(c, 0);
-  const bool check = arg_bool(c, 2);
   const axle_tensor_view &LU = c->outputs[0], &P = c->outputs[1], &I = c->outputs[2];
   const int64_t m = A.sizes[A.ndim - 2], n = A.sizes[A.ndim - 1];
   const std::vector<int64_t> batch = batch_of(A, 2);
@@ -66,13 +66,6 @@ axle_status lu_factor_ex(void*, const axle_kernel_call* c) {
   for (size_t b = 0; b < ia.size(); ++b) {
     Dense a = load_matrix(A, ia[b]);
     const int64_t info = lu_in_place(a, m, n, piv);
-    if (check && info > 0)
-      return fail(c, AXLE_ERROR_INVALID_ARGUMENT,
-                  "torch.linalg.lu_factor_ex: " + batch_prefix(!batch.empty(), static_cast<int64_t>(b)) + "U[" +
-                      std::to_string(info) + "," + std::to_string(info) +
-                      "] is zero and using it on lu_solve would result in a division by zero. If you still want to "
-                      "perform the factorization, consider calling linalg.lu(A, pivot) or "
-                      "linalg.lu_factor_ex(A, pivot)");
     store_matrix(LU, il[b], a);
     for (size_t j = 0; j < piv.size(); ++j) store_entry(P, ip[b], static_cast<int64_t>(j), static_cast<double>(piv[j]));
     store_from<int64_t>(at(I, ii[b]), I.dtype, info);
@@ -197,7 +190,7 @@ int64_t cholesky_in_place(Dense& a, int64_t n) {
 // linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)
 axle_status cholesky_ex(void*, const axle_kernel_call* c) {
   const axle_tensor_view& A = arg_tensor(c, 0);
-  const bool upper = arg_bool(c, 1), check = arg_bool(c, 2);
+  const bool upper = arg_bool(c, 1);  // check_errors (arg 2): the op's `after` check
   const axle_tensor_view &L = c->outputs[0], &I = c->outputs[1];
   const int64_t n = A.sizes[A.ndim - 1];
   const std::vector<int64_t> batch = batch_of(A, 2);
@@ -206,12 +199,6 @@ axle_status cholesky_ex(void*, const axle_kernel_call* c) {
     Dense a = load_matrix(A, ia[b]);
     if (upper) a = transposed(a, n, n);  // the upper triangle, read as the lower one of A^T
     const int64_t info = cholesky_in_place(a, n);
-    if (check && info > 0)
-      return fail(c, AXLE_ERROR_INVALID_ARGUMENT,
-                  "linalg.cholesky_ex: " + batch_prefix(!batch.empty(), static_cast<int64_t>(b)) +
-                      "The factorization could not be completed because the input is not positive-definite (the "
-                      "leading minor of order " +
-                      std::to_string(info) + " is not positive-definite).");
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = i + 1; j < n; ++j) a[static_cast<size_t>(i * n + j)] = 0.0;
     store_matrix(L, il[b], upper ? transposed(a, n, n) : a);

@@ -817,3 +817,18 @@ def test_second_order_gradients(name):
     gga = axle.autograd.grad([ga], [xa], [axle.from_numpy(w)])[0]
     ggt = torch.autograd.grad([gt], [xt], [torch.from_numpy(w)])[0]
     np.testing.assert_allclose(np.asarray(gga), ggt.numpy(), rtol=1e-7, atol=1e-10)
+
+
+def test_ex_forms_raise_linalg_error_with_check_errors():
+    # check_errors is the op's check (after any backend's kernel), a
+    # LinAlgError (a RuntimeError) as torch's; without it, info reports.
+    for fa, ft in ((lambda L: L.linalg.cholesky_ex(-L.eye(3), check_errors=True), None),
+                   (lambda L: L.linalg.lu_factor_ex(L.zeros(2, 3, 3), check_errors=True), None)):
+        with pytest.raises(axle.LinAlgError) as err:
+            fa(axle)
+        assert isinstance(err.value, RuntimeError)
+        with pytest.raises(RuntimeError):
+            fa(torch)
+    assert int(axle.linalg.cholesky_ex(-axle.eye(3)).info) == int(torch.linalg.cholesky_ex(-torch.eye(3)).info) == 1
+    with pytest.raises(axle.LinAlgError, match=r"\(Batch element 0\): U\[1,1\] is zero"):
+        axle.linalg.lu_factor_ex(axle.zeros(2, 3, 3), check_errors=True)

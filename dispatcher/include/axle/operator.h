@@ -59,6 +59,10 @@ struct OpDecl {
   // The gradient: a formula, a decomposition, or why there is none (derivative.h).
   // In-place variants (kernel_op set) use their kernel op's.
   Derivative derivative = {};
+  // Checks on a kernel's results that belong to the op, not to a backend (a
+  // linalg `*_ex` op's check_errors reads the info output): called with the
+  // arguments and outputs after a kernel or the host fallback succeeded.
+  void (*after)(const Stack& args, const Stack& outputs) = nullptr;
 };
 
 // Every built-in declaration, in declaration order (used by `axle ops`, bindings).

@@ -95,13 +95,22 @@ Stack lu_factor_ex(const Tensor& a, bool pivot = true) {
   return call_op(AXLE_OP("linalg_lu_factor_ex"), {a, pivot, false});
 }
 
-Stack lu_factor_composite(const Stack& s) {
-  Stack r = call_op(AXLE_OP("linalg_lu_factor_ex"), {s[0], s[1], false});
-  const auto [index, info] = first_failure(r[2].tensor());
-  AXLE_CHECK(index < 0, LinAlgError, "torch.linalg.lu_factor: ", batch_prefix(s[0].tensor(), index), "U[", info, ",",
-             info,
+// A zero on U's diagonal (info > 0) as torch's LinAlgError for `op`.
+void check_lu_info(const char* op, const Tensor& a, const Tensor& info_t) {
+  const auto [index, info] = first_failure(info_t);
+  AXLE_CHECK(index < 0, LinAlgError, op, ": ", batch_prefix(a, index), "U[", info, ",", info,
              "] is zero and using it on lu_solve would result in a division by zero. If you still want to perform "
              "the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)");
+}
+
+// linalg_lu_factor_ex's check_errors, for every backend (kernels only compute info).
+void lu_factor_ex_after(const Stack& args, const Stack& outputs) {
+  if (args[2].to_bool()) check_lu_info("torch.linalg.lu_factor_ex", args[0].tensor(), outputs[2].tensor());
+}
+
+Stack lu_factor_composite(const Stack& s) {
+  Stack r = call_op(AXLE_OP("linalg_lu_factor_ex"), {s[0], s[1], false});
+  check_lu_info("torch.linalg.lu_factor", s[0].tensor(), r[2].tensor());
   return {r[0], r[1]};
 }
 
@@ -243,8 +252,10 @@ std::vector<OpDecl> linalg_ops() {
                  "pivots, Tensor info)",
        .shape = &lu_factor_ex_shape,
        .doc = "LU with partial pivoting of a batch of m x n matrices, packed (L's unit diagonal implied), with "
-              "1-based int32 pivots and info (the first zero pivot, 1-based; 0: none).",
-       .derivative = {.vjp = &derivatives::linalg_lu_factor_ex, .saves = save_output(0) | save_output(1)}},
+              "1-based int32 pivots and info (the first zero pivot, 1-based; 0: none); check_errors raises "
+              "LinAlgError for a nonzero info.",
+       .derivative = {.vjp = &derivatives::linalg_lu_factor_ex, .saves = save_output(0) | save_output(1)},
+       .after = &lu_factor_ex_after},
       {.schema = "linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)",
        .composite = &lu_factor_composite,
        .doc = "linalg_lu_factor_ex, raising when U has a zero on its diagonal.",

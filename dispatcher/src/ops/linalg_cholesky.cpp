@@ -24,13 +24,23 @@ void cholesky_ex_shape(ShapeContext& c) {
   c.outputs = {{a.sizes(), a.dtype()}, {batch_sizes(a), kInt32}};
 }
 
-Tensor cholesky_checked(const char* op, const Tensor& a, bool upper) {
-  const Stack r = call_op(AXLE_OP("linalg_cholesky_ex"), {a, upper, false});
-  const auto [index, order] = first_failure(r[1].tensor());
+// A leading minor that is not positive-definite (info > 0) as torch's LinAlgError for `op`.
+void check_cholesky_info(const char* op, const Tensor& a, const Tensor& info) {
+  const auto [index, order] = first_failure(info);
   AXLE_CHECK(index < 0, LinAlgError, op, ": ", batch_prefix(a, index),
              "The factorization could not be completed because the input is not positive-definite (the leading minor "
              "of order ",
              order, " is not positive-definite).");
+}
+
+// linalg_cholesky_ex's check_errors, for every backend (kernels only compute info).
+void cholesky_ex_after(const Stack& args, const Stack& outputs) {
+  if (args[2].to_bool()) check_cholesky_info("linalg.cholesky_ex", args[0].tensor(), outputs[1].tensor());
+}
+
+Tensor cholesky_checked(const char* op, const Tensor& a, bool upper) {
+  const Stack r = call_op(AXLE_OP("linalg_cholesky_ex"), {a, upper, false});
+  check_cholesky_info(op, a, r[1].tensor());
   return r[0].tensor();
 }
 
@@ -102,8 +112,10 @@ std::vector<OpDecl> linalg_cholesky_ops() {
                  "info)",
        .shape = &cholesky_ex_shape,
        .doc = "L of A = L L^T (upper: U of A = U^T U) from A's lower (upper) triangle, and info: the order of the "
-              "first leading minor that is not positive-definite (0: none).",
-       .derivative = {.vjp = &derivatives::linalg_cholesky_ex, .saves = save_output(0)}},
+              "first leading minor that is not positive-definite (0: none); check_errors raises LinAlgError for a "
+              "nonzero info.",
+       .derivative = {.vjp = &derivatives::linalg_cholesky_ex, .saves = save_output(0)},
+       .after = &cholesky_ex_after},
       {.schema = "linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
        .composite = [](const Stack& s) -> Stack {
          return {cholesky_checked("linalg.cholesky", s[0].tensor(), s[1].to_bool())};
