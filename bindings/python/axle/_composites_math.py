@@ -926,27 +926,17 @@ def install(axle):
         return out.requires_grad_() if requires_grad else out
 
     def bernoulli_(self, p=0.5, *, generator=None):
-        """Fills self with draws of 1 with probability p (a number or a tensor)."""
+        """Fills self with draws of 1 with probability p: a number (the declared op
+        bernoulli.p) or a tensor broadcast to self's shape (the op bernoulli);
+        the ops check p's dtype and range."""
         with axle.no_grad():
-            if isinstance(p, Tensor):
-                if not p.is_floating_point():
-                    raise axle.DTypeError('"bernoulli_tensor_cpu_p_" not implemented for \'%s\'' % tname(p.dtype))
-                if p.numel() and not _b.bool(((p >= 0) & (p <= 1)).all()):
-                    raise axle.ValueError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-                p = p.to(axle.float64)
-            else:
-                p = float(p)
-                if not 0 <= p <= 1:
-                    raise axle.ValueError("bernoulli_ expects p to be in [0, 1], but got p=%s" % _fmt(p))
-            if not isinstance(p, Tensor):  # the declared op bernoulli.p
-                return self.copy_(axle.bernoulli(self, p, generator=generator))
+            if not isinstance(p, Tensor):
+                return self.copy_(axle.bernoulli(self, float(p), generator=generator))
             try:
                 probs = p.expand(tuple(self.shape))
             except Exception:  # noqa: BLE001 - torch's message below
-                probs = None
-            if probs is None or tuple(axle.broadcast_shapes(tuple(p.shape), tuple(self.shape))) != tuple(self.shape):
                 raise axle.ShapeError("bernoulli_: p with shape %s can't be broadcast to %s"
-                                      % (list(p.shape), list(self.shape)))
+                                      % (list(p.shape), list(self.shape))) from None
             return self.copy_(axle.bernoulli(probs, generator=generator))
 
     def multinomial(input, num_samples, replacement=False, *, generator=None):
