@@ -81,13 +81,7 @@ class _BatchNorm(_NormBase):
         (with momentum, or a cumulative average when momentum is None) in the same call."""
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
-            size_prods = input.shape[0]
-            for s in input.shape[2:]:
-                size_prods *= s
-            if size_prods == 1:
-                raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(
-                    list(input.shape)))
+        if self.training and self.track_running_stats:  # F.batch_norm checks the batch, as torch's
             self.num_batches_tracked.add_(1)
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked.item())
