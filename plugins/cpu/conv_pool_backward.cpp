@@ -58,8 +58,10 @@ axle_status backward(const axle_kernel_call* c) {
   base.add(gy).add(x).add(wei).add(groups).add(static_cast<int64_t>(want_b));
   for (auto v : {g.strides, g.dilates, g.pad_l, g.pad_r})
     for (int64_t d : v) base.add(d);
-  dnnl::memory::desc gy_u, x_u, w_u, gx_u;
-  if (!describe(gy, &gy_u) || !describe(x, &x_u) || !describe(w, &w_u) || (want_x && !describe(gx, &gx_u)))
+  const Shape gw = want_w ? conv_weights(Shape::of(gw_v), false, groups) : Shape();
+  dnnl::memory::desc gy_u, x_u, w_u, gx_u, gw_u;
+  if (!describe(gy, &gy_u) || !describe(x, &x_u) || !describe(w, &w_u) || (want_x && !describe(gx, &gx_u)) ||
+      (want_w && !describe(gw, &gw_u)))
     return AXLE_DECLINED;
   // 1x1 kernels run on the tensors' own layouts (no reorders), which measured
   // faster than blocked layouts plus reorders (ResNet-18's downsampling at
@@ -100,9 +102,6 @@ axle_status backward(const axle_kernel_call* c) {
       const auto hint = dnnl::convolution_forward::primitive_desc(
           forward_desc<dnnl::convolution_forward::desc>(x, w, want_b ? &gb : nullptr, gy, g), default_attr(), engine());
       const dnnl::memory::desc b = want_b ? gb_u : dnnl::memory::desc();
-      const Shape gw = conv_weights(Shape::of(gw_v), false, groups);
-      dnnl::memory::desc gw_u;
-      if (!describe(gw, &gw_u)) return declined("a weight gradient oneDNN cannot describe");
       auto make = [&](bool plain) {
         const dnnl::convolution_backward_weights::desc d(dnnl::algorithm::convolution_direct, pick(plain, x_u, x),
                                                          pick(plain, gw_u, w), b, pick(plain, gy_u, gy), g.strides,
@@ -139,9 +138,6 @@ axle_status backward(const axle_kernel_call* c) {
                        {DNNL_ARG_DIFF_SRC, gx_u, gx_v.data, true}});
   }
   if (weights) {
-    Shape gw = conv_weights(Shape::of(gw_v), false, groups);
-    dnnl::memory::desc gw_u;
-    if (!describe(gw, &gw_u)) return AXLE_DECLINED;
     std::vector<Arg> args = {{DNNL_ARG_SRC, x_u, x.data, false},
                              {DNNL_ARG_DIFF_DST, gy_md, gy_data, false},
                              {DNNL_ARG_DIFF_WEIGHTS, gw_u, gw_v.data, true}};

@@ -133,8 +133,9 @@ bool batch_norm_views(const axle_kernel_call* c, Shape* src, Shape* dst) {
 
 // batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
 // eps, cudnn_enabled): inference normalizes with the running statistics;
-// training (axle's op then has no running statistics to update: nn's modules
-// update them themselves) with the batch's, which oneDNN computes into scratch.
+// training (without running statistics to update: nn's modules and F.batch_norm
+// train through _native_batch_norm_legit.no_stats, below) with the batch's,
+// which oneDNN computes into scratch.
 axle_status batch_norm(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const bool training = arg_bool(c, 5);

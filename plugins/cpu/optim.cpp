@@ -51,25 +51,17 @@ void sgd_range(T* p, const T* g, T* buf, int64_t n, const SgdParams& s) {
   sgd_loop<T, false, false>(p, g, buf, n, s);
 }
 
-// Whether two dense views of `bytes` each share no byte (data is a dense
-// view's lowest address: axle has no negative strides).
-bool disjoint(const axle_tensor_view& a, const axle_tensor_view& b, size_t bytes) {
-  const auto x = reinterpret_cast<uintptr_t>(a.data), y = reinterpret_cast<uintptr_t>(b.data);
-  return x + bytes <= y || y + bytes <= x;
-}
-
 // Whether param i can be updated as flat memory: dense, its gradient and
 // buffer of its layout and dtype, no two of them overlapping (the loop reads
 // them through restrict pointers).
 bool flat(const axle_tensor_view& p, const axle_tensor_view& g, const axle_tensor_view* buf) {
   const Shape ps = Shape::of(p);
   if (p.dtype != AXLE_DTYPE_FLOAT32 && p.dtype != AXLE_DTYPE_FLOAT64) return false;
-  const size_t bytes = static_cast<size_t>(ps.numel()) * plugin::dtype_size(p.dtype);
   if (!ps.is_dense() || ps.has_zero_stride() || g.dtype != p.dtype || !ps.same_layout(Shape::of(g)) ||
-      !disjoint(p, g, bytes))
+      plugin::views_overlap(p, g))
     return false;
-  return !buf || (buf->dtype == p.dtype && ps.same_layout(Shape::of(*buf)) && disjoint(*buf, p, bytes) &&
-                  disjoint(*buf, g, bytes));
+  return !buf || (buf->dtype == p.dtype && ps.same_layout(Shape::of(*buf)) && !plugin::views_overlap(*buf, p) &&
+                  !plugin::views_overlap(*buf, g));
 }
 
 // _fused_sgd_(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr,

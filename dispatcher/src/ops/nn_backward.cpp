@@ -30,7 +30,8 @@ Tensor rsqrt_of(const Tensor& t) { return derivatives::call(AXLE_OP("rsqrt"), t)
 // ------------------------------------------------------------ native_batch_norm_backward
 // (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask).
 // Training: batch statistics (save_mean / save_invstd, recomputed from input when
-// None: axle's batch_norm does not return them); evaluation: the running ones.
+// None, as in a direct call: the batch_norm op keeps them in scratch); evaluation:
+// the running ones.
 void check_same_shape(const char* op, const Tensor& g, const Tensor& x) {
   AXLE_CHECK(x.dim() >= 2 && g.sizes() == x.sizes(), ShapeError, op,
              ": expected grad_out and input of one shape (N, C, ...), got ", str(g.sizes()), " and ", str(x.sizes()));
@@ -341,7 +342,7 @@ std::vector<OpDecl> nn_backward_ops() {
        .shape = &batch_norm_backward_shape,
        .composite = &batch_norm_backward_composite,
        .doc = "batch_norm's gradients (input, weight, bias) where output_mask (0/1 each; torch's bool[3]) asks; "
-              "save_mean / save_invstd None: recomputed from input (axle's batch_norm does not return them).",
+              "save_mean / save_invstd None: recomputed from input (the batch_norm op does not return them).",
        .derivative = {.decomposes = true}},
       {.schema = "native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, "
                  "int N, int C, int HxW, int group, int[3] output_mask) -> (Tensor, Tensor, Tensor)",

@@ -63,19 +63,8 @@ void bernoulli_p_shape(ShapeContext& c) {
 // per element below its probability draws 1.
 Stack bernoulli_composite(const Stack& a) {
   const Tensor& probs = a[0].tensor();
-  // torch's message, with its scalar type names (Long, Int, ...).
-  const auto torch_name = [](DType d) -> std::string {
-    for (auto [t, name] : {std::pair{kInt64, "Long"},
-                           {kInt32, "Int"},
-                           {kInt16, "Short"},
-                           {kInt8, "Char"},
-                           {kUInt8, "Byte"},
-                           {kBool, "Bool"}})
-      if (d == t) return name;
-    return std::string(dtype_name(d));
-  };
   AXLE_CHECK(is_floating_point(probs.dtype()), DTypeError, "\"bernoulli_tensor_cpu_p_\" not implemented for '",
-             torch_name(probs.dtype()), "' (bernoulli: floating probabilities only)");
+             torch_type_name(probs.dtype()), "' (bernoulli: floating probabilities only)");
   const Tensor p = probs.to(kFloat64);
   if (probs.numel() > 0)
     AXLE_CHECK(all(ge(p, scalar_to_tensor(Scalar(0.0)))).item<bool>() &&
