@@ -125,12 +125,29 @@ Dense reorder_columns(const Dense& x, int64_t rows, int64_t cols, const std::vec
 
 // ---- eigh
 
-// Eigenvalues (ascending) and eigenvectors (columns of v) of the symmetric a
-// (n x n) by cyclic Jacobi rotations.
-void jacobi_eigh(Dense a, int64_t n, std::vector<double>& w, Dense& v) {
-  auto A = [&](int64_t i, int64_t j) -> double& { return a[static_cast<size_t>(i * n + j)]; };
-  v.assign(static_cast<size_t>(n * n), 0.0);
+// Columns p and q of the row-major x (rows x cols) rotated by (cs, sn):
+// x_p <- cs x_p - sn x_q, x_q <- sn x_p + cs x_q.
+void rotate_columns(Dense& x, int64_t rows, int64_t cols, int64_t p, int64_t q, double cs, double sn) {
+  for (int64_t l = 0; l < rows; ++l) {
+    double& a = x[static_cast<size_t>(l * cols + p)];
+    double& b = x[static_cast<size_t>(l * cols + q)];
+    const double xa = a, xb = b;
+    a = cs * xa - sn * xb;
+    b = sn * xa + cs * xb;
+  }
+}
+
+Dense identity(int64_t n) {
+  Dense v(static_cast<size_t>(n * n), 0.0);
   for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i * n + i)] = 1;
+  return v;
+}
+
+// Eigenvalues (ascending) and, when `vectors`, eigenvectors (columns of v) of
+// the symmetric a (n x n) by cyclic Jacobi rotations.
+void jacobi_eigh(Dense a, int64_t n, std::vector<double>& w, Dense& v, bool vectors) {
+  auto A = [&](int64_t i, int64_t j) -> double& { return a[static_cast<size_t>(i * n + j)]; };
+  if (vectors) v = identity(n);
   for (int sweep = 0; sweep < 100; ++sweep) {
     double off = 0, total = 0;
     for (int64_t i = 0; i < n; ++i)
@@ -143,24 +160,14 @@ void jacobi_eigh(Dense a, int64_t n, std::vector<double>& w, Dense& v) {
         const double theta = (A(q, q) - A(p, p)) / (2 * apq);
         const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
         const double cs = 1 / std::sqrt(t * t + 1), sn = t * cs;
-        for (int64_t l = 0; l < n; ++l) {  // A <- A J (columns p, q)
-          const double x = A(l, p), y = A(l, q);
-          A(l, p) = cs * x - sn * y;
-          A(l, q) = sn * x + cs * y;
-        }
-        for (int64_t l = 0; l < n; ++l) {  // A <- J^T A (rows p, q)
+        rotate_columns(a, n, n, p, q, cs, sn);  // A <- A J (columns p, q)
+        for (int64_t l = 0; l < n; ++l) {       // A <- J^T A (rows p, q)
           const double x = A(p, l), y = A(q, l);
           A(p, l) = cs * x - sn * y;
           A(q, l) = sn * x + cs * y;
         }
         A(p, q) = A(q, p) = 0;
-        for (int64_t l = 0; l < n; ++l) {
-          double& x = v[static_cast<size_t>(l * n + p)];
-          double& y = v[static_cast<size_t>(l * n + q)];
-          const double vx = x, vy = y;
-          x = cs * vx - sn * vy;
-          y = sn * vx + cs * vy;
-        }
+        if (vectors) rotate_columns(v, n, n, p, q, cs, sn);
       }
   }
   std::vector<int64_t> order(static_cast<size_t>(n));
@@ -169,6 +176,7 @@ void jacobi_eigh(Dense a, int64_t n, std::vector<double>& w, Dense& v) {
   w.resize(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     w[static_cast<size_t>(i)] = A(order[static_cast<size_t>(i)], order[static_cast<size_t>(i)]);
+  if (!vectors) return;
   v = reorder_columns(v, n, n, order);
   fix_signs(v, n, n);
 }
@@ -195,7 +203,7 @@ axle_status eigh(void*, const axle_kernel_call* c) {
         else
           a[lo] = a[up];
       }
-    jacobi_eigh(std::move(a), n, w, v);
+    jacobi_eigh(std::move(a), n, w, v, vectors);
     for (int64_t i = 0; i < n; ++i) store_entry(W, iw[b], i, w[static_cast<size_t>(i)]);
     if (vectors) store_matrix(V, iv[b], v);
   }
@@ -232,11 +240,13 @@ void complete_basis(Dense& u, int64_t rows, int64_t cols, std::vector<bool> have
 
 // A (m x n, m >= n) = U S V^T by one-sided Jacobi: u (m x uc, uc = n or m),
 // s (n, descending), v (n x n).
-void jacobi_svd(const Dense& a, int64_t m, int64_t n, int64_t uc, Dense& u, std::vector<double>& s, Dense& v) {
+// Singular values s (descending) of a (m x n, m >= n) by one-sided Jacobi
+// rotations and, when `vectors`, u (m x uc) and v (n x n).
+void jacobi_svd(const Dense& a, int64_t m, int64_t n, int64_t uc, Dense& u, std::vector<double>& s, Dense& v,
+                bool vectors) {
   Dense x = a;  // columns rotated until orthogonal: x = U S
   auto X = [&](int64_t i, int64_t j) -> double& { return x[static_cast<size_t>(i * n + j)]; };
-  v.assign(static_cast<size_t>(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i * n + i)] = 1;
+  if (vectors) v = identity(n);
   for (int sweep = 0; sweep < 100; ++sweep) {
     bool rotated = false;
     for (int64_t p = 0; p < n; ++p)
@@ -252,18 +262,8 @@ void jacobi_svd(const Dense& a, int64_t m, int64_t n, int64_t uc, Dense& u, std:
         const double zeta = (beta - alpha) / (2 * gamma);
         const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::fabs(zeta) + std::sqrt(1 + zeta * zeta));
         const double cs = 1 / std::sqrt(1 + t * t), sn = cs * t;
-        for (int64_t i = 0; i < m; ++i) {
-          const double xp = X(i, p), xq = X(i, q);
-          X(i, p) = cs * xp - sn * xq;
-          X(i, q) = sn * xp + cs * xq;
-        }
-        for (int64_t i = 0; i < n; ++i) {
-          double& vp = v[static_cast<size_t>(i * n + p)];
-          double& vq = v[static_cast<size_t>(i * n + q)];
-          const double a0 = vp, b0 = vq;
-          vp = cs * a0 - sn * b0;
-          vq = sn * a0 + cs * b0;
-        }
+        rotate_columns(x, m, n, p, q, cs, sn);
+        if (vectors) rotate_columns(v, n, n, p, q, cs, sn);
       }
     if (!rotated) break;
   }
@@ -273,15 +273,16 @@ void jacobi_svd(const Dense& a, int64_t m, int64_t n, int64_t uc, Dense& u, std:
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) { return norms[i] > norms[j]; });
+  s.resize(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) s[static_cast<size_t>(j)] = norms[static_cast<size_t>(order[static_cast<size_t>(j)])];
+  if (!vectors) return;
   x = reorder_columns(x, m, n, order);
   v = reorder_columns(v, n, n, order);
-  s.resize(static_cast<size_t>(n));
   const double big = n ? norms[static_cast<size_t>(order[0])] : 0.0;
   u.assign(static_cast<size_t>(m * uc), 0.0);
   std::vector<bool> have(static_cast<size_t>(uc), false);
   for (int64_t j = 0; j < n; ++j) {
-    const double sj = norms[static_cast<size_t>(order[static_cast<size_t>(j)])];
-    s[static_cast<size_t>(j)] = sj;
+    const double sj = s[static_cast<size_t>(j)];
     if (sj == 0 || sj <= 1e-14 * big) continue;  // no direction: completed below
     for (int64_t i = 0; i < m; ++i) u[static_cast<size_t>(i * uc + j)] = X(i, j) / sj;
     have[static_cast<size_t>(j)] = true;
@@ -307,15 +308,15 @@ axle_status svd(void*, const axle_kernel_call* c) {
     Dense a = load_matrix(A, ia[b]);
     if (wide) a = transposed(a, m, n);  // A^T = U' S V'^T: A = V' S U'^T
     const int64_t uc = full ? rows : k;
-    jacobi_svd(a, rows, k, uc, u, s, v);
+    jacobi_svd(a, rows, k, uc, u, s, v, uv);
+    for (int64_t i = 0; i < k; ++i) store_entry(S, is[b], i, s[static_cast<size_t>(i)]);
+    if (!uv) continue;
     if (wide) {  // the signs are U's (here v's), Vh's extra rows (u's extra columns) their own
       fix_signs(v, k, k, &u, rows, uc);
       fix_signs(u, rows, uc, nullptr, 0, 0, k);
     } else {
       fix_signs(u, rows, uc, &v, k, k);
     }
-    for (int64_t i = 0; i < k; ++i) store_entry(S, is[b], i, s[static_cast<size_t>(i)]);
-    if (!uv) continue;
     // Tall: U = u (m x uc), Vh = v^T (k x k). Wide: U = v (m x m), Vh = u^T (uc x n).
     const Dense& left = wide ? v : u;
     const Dense& right = wide ? u : v;

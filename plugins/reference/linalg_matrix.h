@@ -5,7 +5,6 @@
 
 #include "kernels.h"
 
-#include <string>
 #include <vector>
 
 namespace axle::reference::linalg {
@@ -83,11 +82,6 @@ inline void store_entry(const axle_tensor_view& v, int64_t off, int64_t i, doubl
 }
 inline int64_t load_index(const axle_tensor_view& v, int64_t off, int64_t i) {
   return plugin::load_as<int64_t>(at(v, off + i * v.strides[v.ndim - 1]), v.dtype);
-}
-
-// "(Batch element 3): " for a batched call, "" for a single matrix (torch's prefix).
-inline std::string batch_prefix(bool batched, int64_t b) {
-  return batched ? "(Batch element " + std::to_string(b) + "): " : "";
 }
 
 }  // namespace axle::reference::linalg

@@ -62,8 +62,8 @@ void svd_shape(ShapeContext& c) {
                {uv ? with_core(a, {full ? n : k, n}) : IntList{0}, a.dtype()}};
 }
 
-Stack svd_of(const Value& a, bool full, const Value& driver = Value()) {
-  return call_op(AXLE_OP("_linalg_svd"), {a, full, true, driver});
+Stack svd_of(const Value& a, bool full, const Value& driver = Value(), bool uv = true) {
+  return call_op(AXLE_OP("_linalg_svd"), {a, full, uv, driver});
 }
 
 // torch.svd: (U, S, V) with V = Vh^T; compute_uv=False gives zero U (m x m) and V (n x n).
@@ -111,7 +111,8 @@ std::vector<OpDecl> linalg_decomp_ops() {
        .derivative = decomposes},
       {.schema = "linalg_eigvalsh(Tensor self, str UPLO=\"L\") -> Tensor",
        .composite = [](const Stack& s) -> Stack {
-         return {call_op(AXLE_OP("_linalg_eigh"), {s[0], s[1], true})[0]};
+         // The eigenvectors only when a gradient will need them (torch's rule).
+         return {call_op(AXLE_OP("_linalg_eigh"), {s[0], s[1], s[0].tensor().requires_grad()})[0]};
        },
        .doc = "The eigenvalues (ascending) of a symmetric matrix.",
        .derivative = decomposes},
@@ -127,7 +128,10 @@ std::vector<OpDecl> linalg_decomp_ops() {
        .doc = "The singular value decomposition A = U diag(S) Vh.",
        .derivative = decomposes},
       {.schema = "linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor",
-       .composite = [](const Stack& s) -> Stack { return {svd_of(s[0], false, s[1])[1]}; },
+       .composite = [](const Stack& s) -> Stack {
+         // U and Vh only when a gradient will need them (torch's rule).
+         return {svd_of(s[0], false, s[1], s[0].tensor().requires_grad())[1]};
+       },
        .doc = "The singular values, descending.",
        .derivative = decomposes},
       {.schema = "svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)",

@@ -2,8 +2,9 @@
 // singular values or eigenvalues (linalg_pinv / pinverse, linalg_matrix_rank,
 // nuclear_norm, linalg_cond), least squares through QR (linalg_lstsq, for
 // full-rank inputs), the matrix exponential (scaling and squaring with a
-// degree-13 Pade approximant) and linalg_multi_dot. All are composites:
-// autograd records the ops they are made of.
+// degree-13 Pade approximant) and linalg_multi_dot. All are composites whose
+// ops autograd records, but for the pinv overloads, which have a formula of
+// their own.
 #include "../derivatives/derivatives.h"
 #include "linalg_util.h"
 

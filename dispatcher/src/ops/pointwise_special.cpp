@@ -2,7 +2,8 @@
 // mvlgamma (a composite of lgamma), erfinv, the modified Bessel functions i0,
 // special_i1 and their exp-scaled forms, special_erfcx, special_ndtri, the
 // regularized incomplete gamma functions igamma / igammac, special_zeta, and the in-place
-// forms torch has. Integer and bool inputs give the default float dtype.
+// forms torch has. Integer and bool inputs give the default float dtype, where
+// torch's take them (igamma / igammac refuse integers, mvlgamma bool).
 #include "../api/op_handle.h"
 #include "../derivatives/derivatives.h"
 #include "pointwise_util.h"
