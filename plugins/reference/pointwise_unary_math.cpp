@@ -1,6 +1,7 @@
 // Table-driven unary math: one kernel per behaviour, the math function passed as
 // the registration's user_data (a pointer into the table below).
 #include "kernels.h"
+#include "special_functions.h"
 
 #include <cmath>
 
@@ -50,6 +51,16 @@ const UnaryMath kFloatOps[] = {
     {"sigmoid", &sigmoid, nullptr},
     {"erf", [](double v) { return std::erf(v); }, nullptr},
     {"erfc", [](double v) { return std::erfc(v); }, nullptr},
+    // The special functions (dispatcher/src/ops/pointwise_special.cpp; special_functions.h).
+    {"lgamma", [](double v) { return std::lgamma(v); }, nullptr},
+    {"digamma", &special::digamma, nullptr},
+    {"erfinv", &special::erfinv, nullptr},
+    {"i0", [](double v) { return special::bessel_i(0, v, false); }, nullptr},
+    {"special_i1", [](double v) { return special::bessel_i(1, v, false); }, nullptr},
+    {"special_i0e", [](double v) { return special::bessel_i(0, v, true); }, nullptr},
+    {"special_i1e", [](double v) { return special::bessel_i(1, v, true); }, nullptr},
+    {"special_erfcx", &special::erfcx, nullptr},
+    {"special_ndtri", &special::ndtri, nullptr},
 };
 
 // Same-dtype results: a float form and an integer form.
