@@ -783,6 +783,10 @@ def test_multinomial_frequencies_and_errors():
                          (np.array([1, 2]), 1, axle.DTypeError), (np.array([1.0, 2.0]), 0, axle.ValueError),
                          (np.array([[1.0, 0.0], [0.0, 0.0]]), 1, axle.ValueError)]:
         same_error(lambda L, t: L.multinomial(t, n), kind, arr.astype(np.float32) if arr.dtype.kind == "f" else arr)
+    # With replacement torch names the first bad entry's kind (NaN counts as < 0).
+    for arr in (np.array([1.0, -1.0, inf]), np.array([1.0, inf, -1.0]), np.array([nan, 1.0]),
+                np.array([[1.0, 2.0], [2.0, inf]]), np.array([0.0, 0.0])):
+        same_error(lambda L, t: L.multinomial(t, 2, True), axle.ValueError, arr)
 
 
 def test_normal_overloads_and_distribution():

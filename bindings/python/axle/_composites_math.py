@@ -962,8 +962,13 @@ def install(axle):
             if rows == 0:
                 out = axle.zeros((0, num_samples), dtype=axle.int64, device=input.device)
                 return out.reshape(num_samples) if input.dim() == 1 else out
-            if not _b.bool((axle.isfinite(w) & (w >= 0)).all()):
-                raise axle.ValueError("probability tensor contains either `inf`, `nan` or element < 0")
+            bad = ~(axle.isfinite(w) & (w >= 0))
+            if _b.bool(bad.any()):  # torch's CPU messages: per entry with replacement
+                if not replacement:
+                    raise axle.ValueError("probability tensor contains either `inf`, `nan` or element < 0")
+                first = w.reshape(-1)[int(axle.argmax(bad.reshape(-1).to(axle.uint8)))]
+                raise axle.ValueError("invalid multinomial distribution (encountering probability entry %s)"
+                                      % ("= infinity or NaN" if _b.bool(first >= 0) else "< 0"))
             if not _b.bool((w.sum(1) > 0).all()):
                 raise axle.ValueError("invalid multinomial distribution (sum of probabilities <= 0)")
             if replacement:

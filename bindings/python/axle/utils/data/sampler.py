@@ -129,8 +129,7 @@ class WeightedRandomSampler(Sampler):
 def _as_double_tensor(data):
     if isinstance(data, _axle.Tensor):
         return data.detach().to(_axle.float64)
-    import numpy as np
-    return _axle.from_numpy(np.array(data, dtype=np.float64))
+    return _axle.as_tensor(data, dtype=_axle.float64)
 
 
 class BatchSampler(Sampler):

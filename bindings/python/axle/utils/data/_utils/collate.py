@@ -13,7 +13,10 @@ arrays and scalars into tensors, looking inside mappings and sequences."""
 import collections.abc
 import re
 
-import numpy as _np
+try:
+    import numpy as _np
+except ImportError:  # axle works without numpy; then no sample is a numpy value
+    _np = None
 
 import axle as _axle
 
@@ -136,14 +139,12 @@ def collate_str_fn(batch, *, collate_fn_map=None):
     return batch
 
 
-default_collate_fn_map = {
-    _axle.Tensor: collate_tensor_fn,
-    _np.ndarray: collate_numpy_array_fn,
-    (_np.bool_, _np.number, _np.object_): collate_numpy_scalar_fn,
-    float: collate_float_fn,
-    int: collate_int_fn,
-    _string_types: collate_str_fn,
-}
+default_collate_fn_map = {_axle.Tensor: collate_tensor_fn}
+if _np is not None:
+    default_collate_fn_map[_np.ndarray] = collate_numpy_array_fn
+    default_collate_fn_map[(_np.bool_, _np.number, _np.object_)] = collate_numpy_scalar_fn
+default_collate_fn_map.update({float: collate_float_fn, int: collate_int_fn,
+                               _string_types: collate_str_fn})
 
 
 def default_collate(batch):
