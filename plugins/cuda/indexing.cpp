@@ -1,7 +1,9 @@
 // Host side of indexing.cu: index_select (and through it embedding, a composite)
 // and gather on contiguous tensors with int64 / int32 indices; scatter.src,
 // scatter.value and scatter_add (and through them their in-place forms) into a
-// contiguous output from a contiguous index, any self / src strides. The indices
+// contiguous output from a contiguous index, any self / src strides; index_put_
+// with one index tensor on dim 0 (the gradient of embedding, index_select and
+// x[idx]) as a scatter along dim 0. The indices
 // are checked first: their min and max are computed on the device and read back
 // (one stream synchronization), and a value outside [0, size) is an IndexError
 // naming it, as the reference's message does, before any kernel reads or writes
@@ -23,10 +25,11 @@ using plugin::arg_tensor;
 
 bool index_dtype(axle_dtype d) { return d == AXLE_DTYPE_INT64 || d == AXLE_DTYPE_INT32; }
 
-// AXLE_OK when every index is in [0, size); AXLE_ERROR_INDEX naming the
-// offending extreme otherwise.
+// AXLE_OK when every index is in [0, size), or [-size, size) when negatives
+// wrap (index_put_; *has_negative then says whether one is there);
+// AXLE_ERROR_INDEX naming the offending extreme otherwise.
 axle_status check_range(const axle_kernel_call* c, const char* op, const axle_tensor_view& index, int64_t dim,
-                        int64_t size) {
+                        int64_t size, bool* has_negative = nullptr) {
   const int64_t n = plugin::numel(index);
   if (n == 0) return AXLE_OK;
   long long range[2] = {0, 0};
@@ -42,8 +45,10 @@ axle_status check_range(const axle_kernel_call* c, const char* op, const axle_te
     if (e == 0) e = static_cast<int>(cudaStreamSynchronize(to_cuda(c->stream)));
   }
   if (e != 0) return check(static_cast<cudaError_t>(e), op, c);
-  const long long bad = range[1] >= size ? range[1] : range[0] < 0 ? range[0] : 0;
-  if (range[1] >= size || range[0] < 0)
+  const long long low = has_negative ? -size : 0;
+  if (has_negative) *has_negative = range[0] < 0;
+  const long long bad = range[1] >= size ? range[1] : range[0] < low ? range[0] : 0;
+  if (range[1] >= size || range[0] < low)
     return plugin::fail(c, AXLE_ERROR_INDEX,
                         std::string(op) + ": index " + std::to_string(bad) + " is out of bounds for dimension " +
                             std::to_string(dim) + " with size " + std::to_string(size));
@@ -162,12 +167,16 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   shape.ndim = nd;
   shape.dim = static_cast<int32_t>(dim);
   shape.out_dim_size = dim_size;
-  if (n > 0)
-    for (int32_t d = 0; d < nd; ++d) {
+  if (n > 0) {
+    int64_t contiguous = 1;  // the index is contiguous
+    for (int32_t d = nd - 1; d >= 0; --d) {
       shape.index_sizes[d] = index.ndim == 0 ? 1 : index.sizes[d];
+      shape.index_strides[d] = contiguous;
+      contiguous *= shape.index_sizes[d];
       shape.out_strides[d] = out.ndim == 0 ? 0 : out.strides[d];
       shape.src_strides[d] = !src || src->ndim == 0 ? 0 : src->strides[d];
     }
+  }
 
   DeviceGuard guard(out.device_index);
   if (axle_status s = guard.status(c)) return s;
@@ -200,12 +209,103 @@ axle_status scatter(void*, const axle_kernel_call* c) {
   return check(static_cast<cudaError_t>(e), c->op_name, c);
 }
 
+// index_put_(self, indices, values, accumulate) with one int64 / int32 index
+// tensor on dim 0 (later entries None) of a contiguous self: a scatter along
+// dim 0 over [N, self.shape[1:]] (N the index's element count) whose index is
+// broadcast over each row: duplicate indices give the reference's result (the
+// last one wins) or, accumulating, atomicAdd (declined for floating dtypes in
+// deterministic mode, as scatter_add). Values broadcast to the indexing result
+// [index.shape, self.shape[1:]] as long as their index dims fold into one.
+// Boolean masks, several index tensors and other layouts are declined.
+axle_status index_put(void*, const axle_kernel_call* c) {
+  const axle_tensor_view& self = arg_tensor(c, 0);
+  const axle_value& list = c->args[1];
+  const axle_tensor_view& values = arg_tensor(c, 2);
+  const bool accumulate = plugin::arg_bool(c, 3);
+  const axle_tensor_view& out = c->outputs[0];  // self, in place
+  if (list.u.tensors.count < 1 || self.ndim < 1 || self.ndim > kMaxDims || !plugin::same_view(out, self) ||
+      !plugin::is_contiguous(out))
+    return AXLE_DECLINED;
+  const axle_tensor_view& index = list.u.tensors.items[0];
+  for (int64_t k = 1; k < list.u.tensors.count; ++k)
+    if (list.u.tensors.items[k].ndim >= 0) return AXLE_DECLINED;
+  if (index.ndim < 0 || !index_dtype(index.dtype) || !plugin::is_contiguous(index) ||
+      index.device_index != out.device_index || values.dtype != out.dtype || values.device_index != out.device_index)
+    return AXLE_DECLINED;
+  if (accumulate && (!atomic_add_dtype(out.dtype) ||
+                     (plugin::is_floating(out.dtype) && plugin::option_is(c, "deterministic", "true"))))
+    return AXLE_DECLINED;
+  using plugin::views_overlap;
+  if (views_overlap(out, index) || views_overlap(out, values)) return AXLE_DECLINED;
+  // The indexing result's shape [index.shape, self.shape[1:]] and values'
+  // strides broadcast to it (0 where values has size 1 or no dim).
+  const int32_t rn = index.ndim + self.ndim - 1;
+  if (values.ndim > rn) return AXLE_DECLINED;
+  int64_t result[2 * kMaxDims], vstride[2 * kMaxDims];
+  for (int32_t d = 0; d < rn; ++d) {
+    result[d] = d < index.ndim ? index.sizes[d] : self.sizes[d - index.ndim + 1];
+    const int32_t vd = d - (rn - values.ndim);
+    if (vd < 0 || values.sizes[vd] == 1) {
+      vstride[d] = 0;
+    } else if (values.sizes[vd] == result[d]) {
+      vstride[d] = values.strides[vd];
+    } else {
+      return AXLE_DECLINED;  // not broadcastable: the reference names the shapes
+    }
+  }
+  // values' index dims must fold into one dim of N elements with one stride.
+  int64_t n_index = 1, fold = -1;
+  for (int32_t d = index.ndim - 1; d >= 0; --d) {
+    if (result[d] == 1) continue;
+    if (fold < 0)
+      fold = vstride[d];
+    else if (vstride[d] != fold * n_index)
+      return AXLE_DECLINED;
+    n_index *= result[d];
+  }
+  const int64_t n = plugin::numel(index) * (plugin::numel(out) / std::max<int64_t>(self.sizes[0], 1));
+
+  ScatterShape shape;
+  shape.ndim = self.ndim;
+  shape.dim = 0;
+  shape.out_dim_size = self.sizes[0];
+  shape.index_sizes[0] = plugin::numel(index);
+  shape.index_strides[0] = 1;
+  shape.out_strides[0] = out.strides[0];
+  shape.src_strides[0] = fold < 0 ? 0 : fold;
+  for (int32_t d = 1; d < self.ndim; ++d) {
+    shape.index_sizes[d] = self.sizes[d];
+    shape.index_strides[d] = 0;
+    shape.out_strides[d] = out.strides[d];
+    shape.src_strides[d] = vstride[index.ndim + d - 1];
+  }
+
+  DeviceGuard guard(out.device_index);
+  if (axle_status s = guard.status(c)) return s;
+  bool negative = false;
+  if (axle_status s = check_range(c, "index_put_", index, 0, self.sizes[0], &negative)) return s;
+  if (negative) return AXLE_DECLINED;  // negative indices count from the end: the reference wraps them
+  if (n == 0) return AXLE_OK;
+  const bool i32 = index.dtype == AXLE_DTYPE_INT32;
+  int e = 0;
+  if (accumulate) {
+    e = launch_scatter_add(out.dtype, index.data, i32, values.data, out.data, shape, n, c->stream);
+  } else {
+    Scratch scratch;
+    if (axle_status s = scratch.allocate(out.device_index, scatter_src_scratch_bytes(shape), c)) return s;
+    e = launch_scatter_src(plugin::dtype_size(out.dtype), index.data, i32, values.data, out.data, shape, n, scratch.ptr,
+                           c->stream);
+  }
+  return check(static_cast<cudaError_t>(e), c->op_name, c);
+}
+
 const KernelEntry kKernels[] = {
     {"index_select", &index_select, AXLE_HERE},
     {"gather", &gather, AXLE_HERE},
     {"scatter.src", &scatter<ScatterMode::Src>, AXLE_HERE},
     {"scatter.value", &scatter<ScatterMode::Value>, AXLE_HERE},
     {"scatter_add", &scatter<ScatterMode::Add>, AXLE_HERE},
+    {"index_put_", &index_put, AXLE_HERE},
 };
 
 }  // namespace

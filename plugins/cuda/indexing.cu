@@ -6,7 +6,8 @@
 // atomicAdd. scatter.src settles duplicate indices as the reference does (the
 // last index element in row-major order wins) by claiming each destination
 // first (atomicMax of the position along dim) and then letting only the
-// winner write. Contiguous index tensors, strided src / out; 64-bit index math.
+// winner write. Strided index (index_put_ broadcasts it along a row), src and
+// out; 64-bit index math.
 #include "indexing_kernels.h"
 #include "kernels.h"
 
@@ -89,21 +90,22 @@ __global__ void strided_copy_kernel(const E* self, E* out, CopyShape s, int64_t 
   }
 }
 
-// Where index element t (row-major over the index's dims) goes: its offsets in
-// out (coord[dim] replaced by the index value v) and src, its line (row-major
-// over the index's dims other than dim) and its position k along dim.
+// Where index element t (row-major over the index's dims) goes: its value v
+// (read through index_strides: 0 where the index is broadcast), its offsets in
+// out (coord[dim] replaced by v) and src, its line (row-major over the index's
+// dims other than dim) and its position k along dim.
 struct ScatterAt {
-  int64_t out = 0, src = 0, line = 0, k = 0;
+  int64_t v = 0, out = 0, src = 0, line = 0, k = 0;
 };
-__device__ __forceinline__ ScatterAt scatter_at(const ScatterShape& s, int64_t t, int64_t v) {
+__device__ __forceinline__ ScatterAt scatter_at(const ScatterShape& s, int64_t t, const void* idx, bool i32) {
   ScatterAt a;
-  int64_t rest = t, line_step = 1;
+  int64_t rest = t, line_step = 1, at = 0;
   for (int d = s.ndim - 1; d >= 0; --d) {
     const int64_t coord = rest % s.index_sizes[d];
     rest /= s.index_sizes[d];
     a.src += coord * s.src_strides[d];
+    at += coord * s.index_strides[d];
     if (d == s.dim) {
-      a.out += v * s.out_strides[d];
       a.k = coord;
     } else {
       a.out += coord * s.out_strides[d];
@@ -111,20 +113,22 @@ __device__ __forceinline__ ScatterAt scatter_at(const ScatterShape& s, int64_t t
       line_step *= s.index_sizes[d];
     }
   }
+  a.v = load_index(idx, at, i32);
+  a.out += a.v * s.out_strides[s.dim];
   return a;
 }
 
 template <typename E>
 __global__ void scatter_value_kernel(const void* idx, bool i32, E* out, ScatterShape s, int64_t n, E value) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x)
-    out[scatter_at(s, t, load_index(idx, t, i32)).out] = value;
+    out[scatter_at(s, t, idx, i32).out] = value;
 }
 
 // One writer per destination (every line of the index along dim has one element).
 template <typename E>
 __global__ void scatter_src_kernel(const void* idx, bool i32, const E* src, E* out, ScatterShape s, int64_t n) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x) {
-    const ScatterAt a = scatter_at(s, t, load_index(idx, t, i32));
+    const ScatterAt a = scatter_at(s, t, idx, i32);
     out[a.out] = src[a.src];
   }
 }
@@ -135,9 +139,8 @@ __global__ void scatter_src_kernel(const void* idx, bool i32, const E* src, E* o
 template <typename W>
 __global__ void scatter_claim_kernel(const void* idx, bool i32, W* winner, ScatterShape s, int64_t n) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t v = load_index(idx, t, i32);
-    const ScatterAt a = scatter_at(s, t, v);
-    atomicMax(&winner[a.line * s.out_dim_size + v], static_cast<W>(a.k + 1));
+    const ScatterAt a = scatter_at(s, t, idx, i32);
+    atomicMax(&winner[a.line * s.out_dim_size + a.v], static_cast<W>(a.k + 1));
   }
 }
 
@@ -146,9 +149,8 @@ template <typename E, typename W>
 __global__ void scatter_winner_kernel(const void* idx, bool i32, const E* src, E* out, const W* winner, ScatterShape s,
                                       int64_t n) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t v = load_index(idx, t, i32);
-    const ScatterAt a = scatter_at(s, t, v);
-    if (winner[a.line * s.out_dim_size + v] == static_cast<W>(a.k + 1)) out[a.out] = src[a.src];
+    const ScatterAt a = scatter_at(s, t, idx, i32);
+    if (winner[a.line * s.out_dim_size + a.v] == static_cast<W>(a.k + 1)) out[a.out] = src[a.src];
   }
 }
 
@@ -165,7 +167,7 @@ __device__ __forceinline__ void atomic_add(T* p, T v) {
 template <typename T>
 __global__ void scatter_add_kernel(const void* idx, bool i32, const T* src, T* out, ScatterShape s, int64_t n) {
   for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < n; t += int64_t(gridDim.x) * blockDim.x) {
-    const ScatterAt a = scatter_at(s, t, load_index(idx, t, i32));
+    const ScatterAt a = scatter_at(s, t, idx, i32);
     atomic_add(&out[a.out], src[a.src]);
   }
 }

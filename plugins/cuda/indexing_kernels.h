@@ -1,9 +1,11 @@
 // Launchers of the scatter kernels in indexing.cu (host functions, used by
 // indexing.cpp; each returns 0 or a cudaError_t). A scatter runs over the
-// coordinates of a contiguous int64 / int32 index tensor: for index element t at
-// coord, out[coord with coord[dim] = index[t]] receives src[coord] (scatter.src),
-// a value (scatter.value) or += src[coord] (scatter_add). Indices are checked by
-// the caller first (launch_index_min_max).
+// coordinates of an int64 / int32 index tensor (strided: index_put_ of one row
+// index is a scatter along dim 0 with the index broadcast over each row): for
+// the index element at coord, out[coord with coord[dim] = index[coord]] receives
+// src[coord] (scatter.src, index_put_), a value (scatter.value) or += src[coord]
+// (scatter_add, index_put_ accumulating). Indices are checked by the caller
+// first (launch_index_min_max).
 #pragma once
 
 #include "kernels.h"
@@ -18,9 +20,10 @@ struct ScatterShape {
   int32_t ndim = 0;
   int32_t dim = 0;
   int64_t index_sizes[kMaxDims] = {};
-  int64_t out_strides[kMaxDims] = {};  // in elements
-  int64_t src_strides[kMaxDims] = {};  // in elements (scatter.src, scatter_add)
-  int64_t out_dim_size = 0;            // out's size along dim: indices are in [0, out_dim_size)
+  int64_t index_strides[kMaxDims] = {};  // in elements; 0 along a broadcast dim
+  int64_t out_strides[kMaxDims] = {};    // in elements
+  int64_t src_strides[kMaxDims] = {};    // in elements (scatter.src, scatter_add)
+  int64_t out_dim_size = 0;              // out's size along dim: indices are in [0, out_dim_size)
 };
 
 // Scratch bytes launch_scatter_src needs to settle duplicate indices as the

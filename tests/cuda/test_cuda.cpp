@@ -247,6 +247,45 @@ TEST_CASE("on a GPU: scatter checks its indices; deterministic mode sends floati
   use_deterministic_algorithms(false);
 }
 
+TEST_CASE("on a GPU: index_put_ of one row index is a scatter on the GPU (embedding's gradient)") {
+  std::string note;
+  if (cuda_devices(&note) == 0) return;
+  const Device cuda("cuda:0"), cpu("cpu");
+  const TensorOptions i64 = TensorOptions().dtype(kInt64);
+  const uint64_t before = fallbacks_of("index_put_");
+  // Repeated rows accumulate: rows 1 and 3 receive two and three rows of values.
+  int64_t row_data[] = {1, 3, 1, 3, 3, 0};
+  const Tensor rows = from_blob(row_data, {6}, i64).to(cuda);
+  const Tensor values = arange(0.0, 24.0, 1.0).reshape({6, 4}).to(cuda);
+  Tensor acc = zeros({5, 4}, TensorOptions().device(cuda));
+  index_put_(acc, {rows}, values, true);
+  Tensor want = zeros({5, 4});
+  index_put_(want, {rows.to(cpu)}, values.to(cpu), true);
+  CHECK(equal(acc.to(cpu), want));
+  // Without accumulation the last of repeated indices wins, as on the host;
+  // values broadcast over the rows.
+  Tensor put = zeros({5, 4}, TensorOptions().device(cuda));
+  index_put_(put, {rows}, values, false);
+  Tensor want_put = zeros({5, 4});
+  index_put_(want_put, {rows.to(cpu)}, values.to(cpu), false);
+  CHECK(equal(put.to(cpu), want_put));
+  index_put_(put, {rows.reshape({2, 3})}, full({4}, 7.0).to(cuda), false);
+  CHECK(sum(eq(put, full({}, 7.0).to(cuda))).item<int64_t>() == 12);
+  CHECK(fallbacks_of("index_put_") == before);  // all on the GPU
+  // An index out of range is an IndexError naming it; negative indices (which
+  // count from the end) and deterministic floating accumulation go to the host.
+  CHECK_THROWS_WITH_AS(index_put_(put, {full({2}, 5.0, i64).to(cuda)}, narrow(values, 0, 0, 2), true),
+                       doctest::Contains("index 5 is out of bounds"), IndexError);
+  index_put_(put, {full({1}, -1.0, i64).to(cuda)}, full({4}, 9.0).to(cuda), false);
+  CHECK(sum(eq(narrow(put, 0, 4, 1), full({}, 9.0).to(cuda))).item<int64_t>() == 4);
+  CHECK(fallbacks_of("index_put_") == before + 1);
+  use_deterministic_algorithms(true);
+  index_put_(acc, {rows}, values, true);
+  use_deterministic_algorithms(false);
+  CHECK(fallbacks_of("index_put_") == before + 2);
+  CHECK(equal(acc.to(cpu), add(want, want)));
+}
+
 TEST_CASE("on a GPU: linear runs addmm on cuBLAS, the bias added on the GPU") {
   std::string note;
   if (cuda_devices(&note) == 0) return;
