@@ -73,6 +73,17 @@ axle_status reduce(const axle_kernel_call* c, dnnl::algorithm alg, int dim_arg, 
   return AXLE_OK;
 }
 
+// acc[j] += p[r * stride + j] for every row r < rows and j < n.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void add_rows(const float* __restrict p, int64_t rows,
+                                                                           int64_t stride, int64_t n,
+                                                                           double* __restrict acc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = p + r * stride;
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) acc[j] += row[j];
+  }
+}
+
 // sum / mean of float32 over leading dims, our loops where oneDNN's reduction
 // has only its reference implementation (reduced dims that are not the
 // innermost: a bias gradient sums over batch and sequence) or nothing to read
@@ -104,14 +115,15 @@ axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
   const float* p = static_cast<const float*>(x.data);
   const double scale = mean ? 1.0 / static_cast<double>(rows) : 1.0;
   auto columns = [&](int64_t begin, int64_t end) {
-    std::vector<double> acc(static_cast<size_t>(end - begin), 0.0);
-    double* a = acc.data();
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* row = p + r * cols + begin;
-#pragma omp simd
-      for (int64_t j = 0; j < end - begin; ++j) a[j] += row[j];
+    // Blocks of columns whose double accumulators stay in L1 (8 KiB).
+    constexpr int64_t kBlock = 1024;
+    double acc[kBlock];
+    for (int64_t b = begin; b < end; b += kBlock) {
+      const int64_t width = std::min(kBlock, end - b);
+      std::fill(acc, acc + width, 0.0);
+      add_rows(p + b, rows, cols, width, acc);
+      for (int64_t j = 0; j < width; ++j) o[b + j] = static_cast<float>(acc[j] * scale);
     }
-    for (int64_t j = begin; j < end; ++j) o[j] = static_cast<float>(a[j - begin] * scale);
   };
   parallel_ranges(cols, n >= (int64_t{1} << 16) && cols >= 64 ? thread_count() : 1, 16, columns);
   return AXLE_OK;
