@@ -1,7 +1,7 @@
-// The fused LSTM cell (_thnn_fused_lstm_cell and its backward op,
-// dispatcher/src/ops/nn_rnn.cpp) on our own loops: one pass over each batch row
-// computes the four gates' activations, the new cell and hidden states and the
-// workspace (the forward), or the gates' and the cell state's gradients (the
+// The fused LSTM and GRU cells (_thnn_fused_lstm_cell, _thnn_fused_gru_cell and
+// their backward ops, dispatcher/src/ops/nn_rnn.cpp) on our own loops: one pass
+// over each batch row computes the gates' activations, the new states and the
+// workspace (the forward), or the gates' and the state's gradients (the
 // backward), where the composites run about ten and fifteen ops. float32,
 // contiguous tensors; the rest is declined (the composite serves it). exp is a
 // polynomial the compiler vectorizes (target_clones), within a few float32 ulps
@@ -95,6 +95,44 @@ AXLE_CELL_LOOP void lstm_row_backward(const float* __restrict ghy, const float* 
   }
 }
 
+// One batch row of the GRU forward: gates r, z, n; the workspace row holds r,
+// z, n, h_n (hidden gate n with its bias) and hx.
+AXLE_CELL_LOOP void gru_row(const float* __restrict ig, const float* __restrict hg, const float* __restrict bi,
+                            const float* __restrict bh, const float* __restrict hx, int64_t h, float* __restrict hy,
+                            float* __restrict ws) {
+  for (int64_t j = 0; j < h; ++j) {
+    const float ar = ig[j] + (bi ? bi[j] : 0.0f) + hg[j] + (bh ? bh[j] : 0.0f);
+    const float az = ig[h + j] + (bi ? bi[h + j] : 0.0f) + hg[h + j] + (bh ? bh[h + j] : 0.0f);
+    const float hn = hg[2 * h + j] + (bh ? bh[2 * h + j] : 0.0f);
+    const float r = keep_nan(ar, sigmoid_poly(ar)), z = keep_nan(az, sigmoid_poly(az));
+    const float an = ig[2 * h + j] + (bi ? bi[2 * h + j] : 0.0f) + r * hn;
+    const float n = keep_nan(an, tanh_poly(an));
+    hy[j] = n + z * (hx[j] - n);
+    ws[j] = r;
+    ws[h + j] = z;
+    ws[2 * h + j] = n;
+    ws[3 * h + j] = hn;
+    ws[4 * h + j] = hx[j];
+  }
+}
+
+// One batch row of the GRU backward: both gate inputs' gradients and hx's.
+AXLE_CELL_LOOP void gru_row_backward(const float* __restrict ghy, const float* __restrict ws, int64_t h,
+                                     float* __restrict gi, float* __restrict gh, float* __restrict ghx) {
+  for (int64_t j = 0; j < h; ++j) {
+    const float r = ws[j], z = ws[h + j], n = ws[2 * h + j], hn = ws[3 * h + j], hx = ws[4 * h + j];
+    const float g = ghy[j];
+    const float dan = g * (1.0f - z) * (1.0f - n * n);
+    const float dar = dan * hn * r * (1.0f - r);
+    const float daz = g * (hx - n) * z * (1.0f - z);
+    gi[j] = gh[j] = dar;
+    gi[h + j] = gh[h + j] = daz;
+    gi[2 * h + j] = dan;
+    gh[2 * h + j] = dan * r;
+    ghx[j] = g * z;
+  }
+}
+
 bool f32_dense(const axle_tensor_view& v, int64_t n) {
   return v.data && v.dtype == AXLE_DTYPE_FLOAT32 && plugin::numel(v) == n && plugin::is_contiguous(v);
 }
@@ -125,6 +163,15 @@ bool grad_f32(const axle_kernel_call* c, int i, int64_t n, std::vector<float>& b
 }
 
 int threads_for(int64_t elements) { return elements >= (int64_t{1} << 15) ? thread_count() : 1; }
+
+// The batch sums of `rows` rows of `width` floats into out, in double, rows in
+// order (deterministic).
+void batch_sum(const float* rows_data, int64_t rows, int64_t width, float* out) {
+  std::vector<double> acc(static_cast<size_t>(width));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < width; ++j) acc[static_cast<size_t>(j)] += rows_data[r * width + j];
+  for (int64_t j = 0; j < width; ++j) out[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
+}
 
 // _thnn_fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias) -> (hy, cy, workspace)
 axle_status lstm_cell(void*, const axle_kernel_call* c) {
@@ -170,19 +217,63 @@ axle_status lstm_cell_backward(void*, const axle_kernel_call* c) {
       lstm_row_backward(ghy ? ghy + r * h : nullptr, gcy ? gcy + r * h : nullptr, cx + r * h, cy + r * h,
                         ws + r * 4 * h, h, gates + r * 4 * h, gcx + r * h);
   });
-  if (gb_v.data) {  // the batch sum, in double, rows in order (deterministic)
-    auto* gb = static_cast<float*>(gb_v.data);
-    std::vector<double> acc(static_cast<size_t>(4 * h));
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t j = 0; j < 4 * h; ++j) acc[static_cast<size_t>(j)] += gates[r * 4 * h + j];
-    for (int64_t j = 0; j < 4 * h; ++j) gb[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
-  }
+  if (gb_v.data) batch_sum(gates, rows, 4 * h, static_cast<float*>(gb_v.data));
+  return AXLE_OK;
+}
+
+// _thnn_fused_gru_cell(input_gates, hidden_gates, hx, input_bias, hidden_bias) -> (hy, workspace)
+axle_status gru_cell(void*, const axle_kernel_call* c) {
+  const axle_tensor_view &igv = arg_tensor(c, 0), &hgv = arg_tensor(c, 1), &hxv = arg_tensor(c, 2);
+  const int64_t rows = igv.sizes[0], h = igv.sizes[1] / 3;
+  const float *bi = nullptr, *bh = nullptr;
+  if (!f32_dense(igv, rows * 3 * h) || !f32_dense(hgv, rows * 3 * h) || !f32_dense(hxv, rows * h) ||
+      !optional_f32(c, 3, 3 * h, &bi) || !optional_f32(c, 4, 3 * h, &bh) || !f32_dense(c->outputs[0], rows * h) ||
+      !f32_dense(c->outputs[1], rows * 5 * h))
+    return AXLE_DECLINED;
+  const auto* ig = static_cast<const float*>(igv.data);
+  const auto* hg = static_cast<const float*>(hgv.data);
+  const auto* hx = static_cast<const float*>(hxv.data);
+  auto* hy = static_cast<float*>(c->outputs[0].data);
+  auto* ws = static_cast<float*>(c->outputs[1].data);
+  parallel_ranges(rows, threads_for(rows * 3 * h), 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      gru_row(ig + r * 3 * h, hg + r * 3 * h, bi, bh, hx + r * h, h, hy + r * h, ws + r * 5 * h);
+  });
+  return AXLE_OK;
+}
+
+// _thnn_fused_gru_cell_backward(grad_hy, workspace, has_bias)
+//   -> (grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias, grad_hidden_bias)
+axle_status gru_cell_backward(void*, const axle_kernel_call* c) {
+  const axle_tensor_view& wsv = arg_tensor(c, 1);
+  const int64_t rows = wsv.sizes[0], h = wsv.sizes[1] / 5;
+  const float* ghy = nullptr;
+  std::vector<float> ghy_buffer;
+  const axle_tensor_view &bi_v = c->outputs[3], &bh_v = c->outputs[4];
+  if (!grad_f32(c, 0, rows * h, ghy_buffer, &ghy) || !f32_dense(wsv, rows * 5 * h) ||
+      !f32_dense(c->outputs[0], rows * 3 * h) || !f32_dense(c->outputs[1], rows * 3 * h) ||
+      !f32_dense(c->outputs[2], rows * h) || (bi_v.data && !f32_dense(bi_v, 3 * h)) ||
+      (bh_v.data && !f32_dense(bh_v, 3 * h)))
+    return AXLE_DECLINED;
+  const auto* ws = static_cast<const float*>(wsv.data);
+  auto* gi = static_cast<float*>(c->outputs[0].data);
+  auto* gh = static_cast<float*>(c->outputs[1].data);
+  auto* ghx = static_cast<float*>(c->outputs[2].data);
+  if (rows > 0 && !ghy) return AXLE_DECLINED;
+  parallel_ranges(rows, threads_for(rows * 3 * h), 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      gru_row_backward(ghy + r * h, ws + r * 5 * h, h, gi + r * 3 * h, gh + r * 3 * h, ghx + r * h);
+  });
+  if (bi_v.data) batch_sum(gi, rows, 3 * h, static_cast<float*>(bi_v.data));
+  if (bh_v.data) batch_sum(gh, rows, 3 * h, static_cast<float*>(bh_v.data));
   return AXLE_OK;
 }
 
 const KernelEntry kKernels[] = {
     {"_thnn_fused_lstm_cell", &lstm_cell, AXLE_HERE},
     {"_thnn_fused_lstm_cell_backward_impl", &lstm_cell_backward, AXLE_HERE},
+    {"_thnn_fused_gru_cell", &gru_cell, AXLE_HERE},
+    {"_thnn_fused_gru_cell_backward", &gru_cell_backward, AXLE_HERE},
 };
 
 }  // namespace

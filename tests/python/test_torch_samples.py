@@ -157,6 +157,38 @@ def _fused_lstm_cell_backward(grad_hy, grad_cy, cx, cy, ws, has_bias):
     gc = (torch.zeros_like(cy) if grad_cy is None else grad_cy) + gh * o * (1 - t * t)
     gates = torch.cat([gc * g * i * (1 - i), gc * cx * f * (1 - f), gc * i * (1 - g * g), gh * t * o * (1 - o)], 1)
     return gates, gc * f, gates.sum(0) if has_bias else None
+
+
+def _chunks(t, parts, what):
+    # The size checks of aten's CUDA kernels for the fused cells, as RuntimeErrors.
+    if t.dim() != 2 or t.size(1) % parts:
+        raise RuntimeError("%s must be [batch, %d * hidden], got %s" % (what, parts, list(t.shape)))
+    return t.chunk(parts, 1)
+
+
+def _fused_gru_cell(ig, hg, hx, bi=None, bh=None):
+    # torch 1.13's CPU build has no kernel for the op: aten's GRUCell composition.
+    if ig.shape != hg.shape:
+        raise RuntimeError("input_gates %s and hidden_gates %s differ" % (list(ig.shape), list(hg.shape)))
+    ig = ig if bi is None else ig + bi
+    hg = hg if bh is None else hg + bh
+    i_r, i_z, i_n = _chunks(ig, 3, "input_gates")
+    h_r, h_z, h_n = _chunks(hg, 3, "hidden_gates")
+    r, z = torch.sigmoid(i_r + h_r), torch.sigmoid(i_z + h_z)
+    n = torch.tanh(i_n + r * h_n)
+    return n + z * (hx - n), torch.cat([r, z, n, h_n, hx], 1)
+
+
+def _fused_gru_cell_backward(grad_hy, ws, has_bias):
+    # The cell's gradients written out from the workspace (r, z, n, h_n, hx).
+    r, z, n, hn, hx = _chunks(ws, 5, "workspace")
+    dan = grad_hy * (1 - z) * (1 - n * n)
+    dar = dan * hn * r * (1 - r)
+    daz = grad_hy * (hx - n) * z * (1 - z)
+    gi, gh = torch.cat([dar, daz, dan], 1), torch.cat([dar, daz, dan * r], 1)
+    return gi, gh, grad_hy * z, gi.sum(0) if has_bias else None, gh.sum(0) if has_bias else None
+
+
 def _positive_max(v, dim):
     """Signs (+1 / -1) making each vector of v along dim have its largest-magnitude entry (the first of
     equal ones) positive: axle's choice for eigenvectors and singular vectors, which are unique up to sign."""
@@ -207,6 +239,8 @@ TORCH_EQUIVALENT = {
     "native_layer_norm_backward": _layer_norm_backward,
     "_thnn_fused_lstm_cell": _fused_lstm_cell,
     "_thnn_fused_lstm_cell_backward_impl": _fused_lstm_cell_backward,
+    "_thnn_fused_gru_cell": _fused_gru_cell,
+    "_thnn_fused_gru_cell_backward": _fused_gru_cell_backward,
     "grid_sampler_2d_backward": _bool_mask(torch.ops.aten.grid_sampler_2d_backward.default),
     "grid_sampler_3d_backward": _bool_mask(torch.ops.aten.grid_sampler_3d_backward.default),
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.

@@ -164,6 +164,7 @@ void log_softmax(VjpContext& c);
 void layer_norm(VjpContext& c);
 void rms_norm(VjpContext& c);
 void fused_lstm_cell(VjpContext& c);
+void fused_gru_cell(VjpContext& c);
 void where(VjpContext& c);
 void masked_fill(VjpContext& c);
 void index_select(VjpContext& c);

@@ -94,6 +94,43 @@ void fused_lstm_cell(VjpContext& c) {
     if (c.has_tensor(k) && c.needs(k)) c.set(k, bias);
 }
 
+void fused_gru_cell(VjpContext& c) {
+  // (input_gates, hidden_gates, hx, input_bias, hidden_bias) -> (hy, workspace):
+  // the declared backward op from the saved workspace (r, z, n, h_n, hx). A
+  // gradient into the workspace itself (torch declares it not differentiable;
+  // axle's gradient checks reach it) goes through the gates' derivatives.
+  const bool has_bias = c.has_tensor(3) || c.has_tensor(4);
+  const Tensor& ws = c.result(1);
+  const int64_t h = ws.size(1) / 5;
+  const Tensor gy =
+      c.has_grad(0) ? c.grad(0) : zeros({ws.size(0), h}, TensorOptions().dtype(ws.dtype()).device(ws.device()));
+  Stack r = detail::call(AXLE_OP("_thnn_fused_gru_cell_backward"), gy, ws, has_bias);
+  Tensor gi = r[0].tensor(), gh = r[1].tensor(), ghx = r[2].tensor();
+  Tensor bi = has_bias ? r[3].tensor() : Tensor(), bh = has_bias ? r[4].tensor() : Tensor();
+  if (c.has_grad(1)) {
+    auto part = [&](const Tensor& t, int64_t k) { return axle::narrow(t, 1, k * h, h); };
+    const Tensor& gw = c.grad(1);
+    const Tensor one = scalar(1.0);
+    const Tensor rg = part(ws, 0), z = part(ws, 1), n = part(ws, 2), hn = part(ws, 3);
+    const Tensor dan = part(gw, 2) * (one - n * n);
+    const Tensor dar = (part(gw, 0) + dan * hn) * rg * (one - rg);
+    const Tensor daz = part(gw, 1) * z * (one - z);
+    const Tensor xi = axle::cat({dar, daz, dan}, 1), xh = axle::cat({dar, daz, dan * rg + part(gw, 3)}, 1);
+    gi = gi + xi;
+    gh = gh + xh;
+    ghx = ghx + part(gw, 4);
+    if (has_bias) {
+      bi = bi + axle::sum(xi, IntList{0});
+      bh = bh + axle::sum(xh, IntList{0});
+    }
+  }
+  if (c.needs(0)) c.set(0, gi);
+  if (c.needs(1)) c.set(1, gh);
+  if (c.needs(2)) c.set(2, ghx);
+  if (c.has_tensor(3) && c.needs(3)) c.set(3, bi);
+  if (c.has_tensor(4) && c.needs(4)) c.set(4, bh);
+}
+
 void where(VjpContext& c) {
   const Tensor& cond = c.input(0);
   if (c.needs(1)) c.set(1, axle::where(cond, g(c), scalar(0.0)));

@@ -1,4 +1,4 @@
-// The fused LSTM cell of the nn family, with aten's names and schemas:
+// The fused LSTM and GRU cells of the nn family, with aten's names and schemas:
 // _thnn_fused_lstm_cell takes the two gate projections (x W_ih^T and h W_hh^T,
 // [batch, 4 * hidden], gates in torch's order i, f, g, o) and the cell state,
 // and returns the new hidden and cell states and a workspace holding the
@@ -6,7 +6,9 @@
 // gates' gradient. nn.LSTM / nn.LSTMCell run one step as two matrix products
 // and this op (one call instead of the cell's ten pointwise ops, and one
 // instead of about fifteen in backward); the composites here serve every device
-// without a kernel of its own.
+// without a kernel of its own. _thnn_fused_gru_cell and
+// _thnn_fused_gru_cell_backward do the same for nn.GRU / nn.GRUCell (gates r,
+// z, n; [batch, 3 * hidden]; a workspace of r, z, n, the hidden n gate and hx).
 #include "../derivatives/derivatives.h"
 #include "shape_util.h"
 
@@ -111,6 +113,97 @@ Stack lstm_cell_backward_composite(const Stack& a) {
   return {gates, gc * f, a[5].to_bool() ? sum(gates, IntList{0}) : Tensor()};
 }
 
+// ---------------------------------------------------------------- GRU
+// input_gates and hidden_gates [B, 3H] of one floating dtype (gates r, z, n),
+// hx [B, H], the biases [3H] or None. Returns H.
+int64_t check_gru_cell(const char* op, const Tensor& ig, const Tensor& hg, const Tensor& hx, const Value& ib,
+                       const Value& hb) {
+  AXLE_CHECK(ig.dim() == 2 && ig.size(1) % 3 == 0, ShapeError, op,
+             ": expected input_gates of size [batch, 3 * hidden], got ", str(ig.sizes()));
+  AXLE_CHECK(hg.sizes() == ig.sizes(), ShapeError, op, ": expected hidden_gates of input_gates' size ", str(ig.sizes()),
+             ", got ", str(hg.sizes()));
+  const int64_t h = ig.size(1) / 3;
+  AXLE_CHECK(hx.dim() == 2 && hx.size(0) == ig.size(0) && hx.size(1) == h, ShapeError, op, ": expected hx of size [",
+             ig.size(0), ", ", h, "], got ", str(hx.sizes()));
+  AXLE_CHECK(is_floating_point(ig.dtype()) && hg.dtype() == ig.dtype() && hx.dtype() == ig.dtype(), DTypeError, op,
+             ": expected floating input_gates, hidden_gates and hx of one dtype, got ", dtype_name(ig.dtype()), ", ",
+             dtype_name(hg.dtype()), " and ", dtype_name(hx.dtype()));
+  for (const auto& [b, name] : {std::pair{&ib, "input_bias"}, std::pair{&hb, "hidden_bias"}}) {
+    if (b->is_none()) continue;
+    const Tensor& t = b->tensor();
+    AXLE_CHECK(t.dim() == 1 && t.size(0) == 3 * h && t.dtype() == ig.dtype(), ShapeError, op, ": expected ", name,
+               " of size [", 3 * h, "] and dtype ", dtype_name(ig.dtype()), ", got ", str(t.sizes()), " of ",
+               dtype_name(t.dtype()));
+  }
+  return h;
+}
+
+void gru_cell_shape(ShapeContext& c) {
+  const Tensor& ig = c.arg(0).tensor();
+  const int64_t h = check_gru_cell(c.op, ig, c.arg(1).tensor(), c.arg(2).tensor(), c.arg(3), c.arg(4));
+  c.outputs = {{IntList{ig.size(0), h}, ig.dtype()}, {IntList{ig.size(0), 5 * h}, ig.dtype()}};
+}
+
+// torch's GRU step: r = sigmoid(i_r + h_r), z = sigmoid(i_z + h_z),
+// n = tanh(i_n + r * h_n) (each gate input with its bias), hy = n + z (hx - n).
+// The workspace holds r, z, n, h_n (with its bias) and hx.
+Stack gru_cell_composite(const Stack& a) {
+  const Tensor& hx = a[2].tensor();
+  const int64_t h = check_gru_cell("_thnn_fused_gru_cell", a[0].tensor(), a[1].tensor(), hx, a[3], a[4]);
+  const Tensor ig = a[3].is_none() ? a[0].tensor() : a[0].tensor() + a[3].tensor();
+  const Tensor hg = a[4].is_none() ? a[1].tensor() : a[1].tensor() + a[4].tensor();
+  const Tensor r = sigmoid(chunk_of(ig, 0, h) + chunk_of(hg, 0, h));
+  const Tensor z = sigmoid(chunk_of(ig, 1, h) + chunk_of(hg, 1, h));
+  const Tensor hn = chunk_of(hg, 2, h);
+  const Tensor n = tanh(chunk_of(ig, 2, h) + r * hn);
+  return {n + z * (hx - n), cat({r, z, n, hn, hx}, 1)};
+}
+
+// (grad_hy, workspace, has_bias)
+int64_t check_gru_cell_backward(const char* op, const Stack& a) {
+  const Tensor& gh = a[0].tensor();
+  const Tensor& ws = a[1].tensor();
+  AXLE_CHECK(ws.dim() == 2 && ws.size(1) % 5 == 0, ShapeError, op,
+             ": expected workspace of size [batch, 5 * hidden], got ", str(ws.sizes()));
+  const IntList state{ws.size(0), ws.size(1) / 5};
+  AXLE_CHECK(gh.sizes() == state, ShapeError, op, ": expected grad_hy of size ", str(state), ", got ", str(gh.sizes()));
+  AXLE_CHECK(gh.dtype() == ws.dtype() && is_floating_point(ws.dtype()), DTypeError, op,
+             ": expected grad_hy and workspace of one floating dtype, got ", dtype_name(gh.dtype()), " and ",
+             dtype_name(ws.dtype()));
+  return state[1];
+}
+
+void gru_cell_backward_shape(ShapeContext& c) {
+  const int64_t h = check_gru_cell_backward(c.op, c.args);
+  const Tensor& ws = c.arg(1).tensor();
+  const IntList gates{ws.size(0), 3 * h};
+  c.outputs = {{gates, ws.dtype()},
+               {gates, ws.dtype()},
+               {IntList{ws.size(0), h}, ws.dtype()},
+               {IntList{3 * h}, ws.dtype()},
+               {IntList{3 * h}, ws.dtype()}};
+  // Without biases there are no bias gradients: undefined outputs, as torch's.
+  if (!c.arg(2).to_bool()) c.outputs[3].data_dependent = c.outputs[4].data_dependent = true;
+}
+
+// hy = n + z (hx - n): dn = g (1 - z), dz = g (hx - n), dhx = g z; through
+// n = tanh(a_n): da_n = dn (1 - n^2), which reaches i_n, and h_n times r; r
+// gets da_n h_n; the sigmoids' derivatives give the r and z gates.
+Stack gru_cell_backward_composite(const Stack& a) {
+  const int64_t h = check_gru_cell_backward("_thnn_fused_gru_cell_backward", a);
+  const Tensor& g = a[0].tensor();
+  const Tensor& ws = a[1].tensor();
+  const Tensor r = chunk_of(ws, 0, h), z = chunk_of(ws, 1, h), n = chunk_of(ws, 2, h), hn = chunk_of(ws, 3, h),
+               hx = chunk_of(ws, 4, h);
+  const Tensor one = scalar_to_tensor(Scalar(1.0));
+  const Tensor dan = g * (one - z) * (one - n * n);
+  const Tensor dar = dan * hn * r * (one - r);
+  const Tensor daz = g * (hx - n) * z * (one - z);
+  const Tensor gi = cat({dar, daz, dan}, 1), gh = cat({dar, daz, dan * r}, 1);
+  const bool bias = a[2].to_bool();
+  return {gi, gh, g * z, bias ? sum(gi, IntList{0}) : Tensor(), bias ? sum(gh, IntList{0}) : Tensor()};
+}
+
 }  // namespace
 
 std::vector<OpDecl> nn_rnn_ops() {
@@ -128,6 +221,20 @@ std::vector<OpDecl> nn_rnn_ops() {
        .composite = &lstm_cell_backward_composite,
        .doc = "_thnn_fused_lstm_cell's gradients: (gates [batch, 4 * hidden], for both gate inputs; cx; the biases "
               "(the gates' sum over the batch), undefined when has_bias is false).",
+       .derivative = {.decomposes = true}},
+      {.schema = "_thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? input_bias=None, "
+                 "Tensor? hidden_bias=None) -> (Tensor, Tensor)",
+       .shape = &gru_cell_shape,
+       .composite = &gru_cell_composite,
+       .doc = "One GRU step from its gate projections [batch, 3 * hidden] (order r, z, n): (hy, workspace); the "
+              "workspace holds r, z, n, the hidden n gate and hx for the backward op.",
+       .derivative = {.vjp = &derivatives::fused_gru_cell, .saves = save_output(1)}},
+      {.schema = "_thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace, bool has_bias) -> (Tensor, Tensor, "
+                 "Tensor, Tensor, Tensor)",
+       .shape = &gru_cell_backward_shape,
+       .composite = &gru_cell_backward_composite,
+       .doc = "_thnn_fused_gru_cell's gradients: (input_gates, hidden_gates, hx, input_bias, hidden_bias); the "
+              "biases' (the gates' batch sums) undefined when has_bias is false.",
        .derivative = {.decomposes = true}},
   };
 }

@@ -4,9 +4,9 @@ r, z, n for the GRU), options (num_layers, bias, batch_first, dropout between
 layers, bidirectional, proj_size for the LSTM) and U(-1/sqrt(hidden),
 1/sqrt(hidden)) initialization. One layer and direction at a time: the input's
 projection for all steps in one matrix product, then per step the hidden
-state's product and the cell (the LSTM's as one fused op,
-_thnn_fused_lstm_cell, with its own backward op; the GRU's and the Elman
-cell's as axle ops, which autograd differentiates)."""
+state's product and the cell (the LSTM's and the GRU's as one fused op each,
+_thnn_fused_lstm_cell / _thnn_fused_gru_cell, with their own backward ops;
+the Elman cell's as axle ops, which autograd differentiates)."""
 import math
 
 import axle as _axle
@@ -32,19 +32,14 @@ def _lstm_step(x, h, c, w_ih, w_hh, b_ih, b_hh, w_hr=None):
     return _lstm_gates_step(F.linear(x, w_ih), h, c, w_hh, b_ih, b_hh, w_hr)
 
 
-def _gru_gates_step(gi, h, w_hh, b_hh):
-    """One GRU step from the input's gate projection gi = x W_ih^T + b_ih."""
-    gh = F.linear(h, w_hh, b_hh)
-    i_r, i_z, i_n = gi.chunk(3, -1)
-    h_r, h_z, h_n = gh.chunk(3, -1)
-    r = _axle.sigmoid(i_r + h_r)
-    z = _axle.sigmoid(i_z + h_z)
-    n = _axle.tanh(i_n + r * h_n)
-    return (1 - z) * n + z * h
+def _gru_gates_step(gi, h, w_hh, b_ih, b_hh):
+    """One GRU step from the input's gate projection gi = x W_ih^T: the hidden state's
+    product, then the cell as one fused op (_thnn_fused_gru_cell adds the biases)."""
+    return _axle._thnn_fused_gru_cell(gi, F.linear(h, w_hh), h, b_ih, b_hh)[0]
 
 
 def _gru_step(x, h, w_ih, w_hh, b_ih, b_hh):
-    return _gru_gates_step(F.linear(x, w_ih, b_ih), h, w_hh, b_hh)
+    return _gru_gates_step(F.linear(x, w_ih), h, w_hh, b_ih, b_hh)
 
 
 def _rnn_gates_step(pre_x, h, w_hh, b_hh, nonlinearity):
@@ -74,13 +69,15 @@ def _stacked(mode, input, h0, c0, weights, num_layers, directions, dropout, trai
             order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
             seq = [None] * steps
             # The input's projection for every step at once (one matrix product);
-            # the LSTM's biases go to its fused cell, the others' into the product.
-            xs = F.linear(layer_input, w_ih, None if lstm else b_ih).unbind(0) if steps else ()
+            # the LSTM's and GRU's biases go to their fused cells, the Elman
+            # cell's into the product.
+            fused = lstm or mode == "GRU"
+            xs = F.linear(layer_input, w_ih, None if fused else b_ih).unbind(0) if steps else ()
             for t in order:
                 if lstm:
                     h, c = _lstm_gates_step(xs[t], h, c, w_hh, b_ih, b_hh, w_hr)
                 elif mode == "GRU":
-                    h = _gru_gates_step(xs[t], h, w_hh, b_hh)
+                    h = _gru_gates_step(xs[t], h, w_hh, b_ih, b_hh)
                 else:
                     h = _rnn_gates_step(xs[t], h, w_hh, b_hh, "tanh" if mode == "RNN_TANH" else "relu")
                 seq[t] = h
