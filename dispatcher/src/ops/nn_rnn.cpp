@@ -17,28 +17,34 @@
 namespace axle::shape {
 namespace {
 
-// input_gates and hidden_gates [B, 4H] of one floating dtype, cx [B, H], the
-// biases [4H] or None. Returns H.
-int64_t check_lstm_cell(const char* op, const Tensor& ig, const Tensor& hg, const Tensor& cx, const Value& ib,
-                        const Value& hb) {
-  AXLE_CHECK(ig.dim() == 2 && ig.size(1) % 4 == 0, ShapeError, op,
-             ": expected input_gates of size [batch, 4 * hidden], got ", str(ig.sizes()));
+// input_gates and hidden_gates [B, gates * H] of one floating dtype, the state
+// (`state`: the LSTM's cx, the GRU's hx) [B, H], the biases [gates * H] or
+// None. Returns H.
+int64_t check_cell(const char* op, int64_t gates, const char* state, const Tensor& ig, const Tensor& hg,
+                   const Tensor& sx, const Value& ib, const Value& hb) {
+  AXLE_CHECK(ig.dim() == 2 && ig.size(1) % gates == 0, ShapeError, op, ": expected input_gates of size [batch, ", gates,
+             " * hidden], got ", str(ig.sizes()));
   AXLE_CHECK(hg.sizes() == ig.sizes(), ShapeError, op, ": expected hidden_gates of input_gates' size ", str(ig.sizes()),
              ", got ", str(hg.sizes()));
-  const int64_t h = ig.size(1) / 4;
-  AXLE_CHECK(cx.dim() == 2 && cx.size(0) == ig.size(0) && cx.size(1) == h, ShapeError, op, ": expected cx of size [",
-             ig.size(0), ", ", h, "], got ", str(cx.sizes()));
-  AXLE_CHECK(is_floating_point(ig.dtype()) && hg.dtype() == ig.dtype() && cx.dtype() == ig.dtype(), DTypeError, op,
-             ": expected floating input_gates, hidden_gates and cx of one dtype, got ", dtype_name(ig.dtype()), ", ",
-             dtype_name(hg.dtype()), " and ", dtype_name(cx.dtype()));
+  const int64_t h = ig.size(1) / gates;
+  AXLE_CHECK(sx.dim() == 2 && sx.size(0) == ig.size(0) && sx.size(1) == h, ShapeError, op, ": expected ", state,
+             " of size [", ig.size(0), ", ", h, "], got ", str(sx.sizes()));
+  AXLE_CHECK(is_floating_point(ig.dtype()) && hg.dtype() == ig.dtype() && sx.dtype() == ig.dtype(), DTypeError, op,
+             ": expected floating input_gates, hidden_gates and ", state, " of one dtype, got ", dtype_name(ig.dtype()),
+             ", ", dtype_name(hg.dtype()), " and ", dtype_name(sx.dtype()));
   for (const auto& [b, name] : {std::pair{&ib, "input_bias"}, std::pair{&hb, "hidden_bias"}}) {
     if (b->is_none()) continue;
     const Tensor& t = b->tensor();
-    AXLE_CHECK(t.dim() == 1 && t.size(0) == 4 * h && t.dtype() == ig.dtype(), ShapeError, op, ": expected ", name,
-               " of size [", 4 * h, "] and dtype ", dtype_name(ig.dtype()), ", got ", str(t.sizes()), " of ",
+    AXLE_CHECK(t.dim() == 1 && t.size(0) == gates * h && t.dtype() == ig.dtype(), ShapeError, op, ": expected ", name,
+               " of size [", gates * h, "] and dtype ", dtype_name(ig.dtype()), ", got ", str(t.sizes()), " of ",
                dtype_name(t.dtype()));
   }
   return h;
+}
+
+int64_t check_lstm_cell(const char* op, const Tensor& ig, const Tensor& hg, const Tensor& cx, const Value& ib,
+                        const Value& hb) {
+  return check_cell(op, 4, "cx", ig, hg, cx, ib, hb);
 }
 
 void lstm_cell_shape(ShapeContext& c) {
@@ -114,28 +120,10 @@ Stack lstm_cell_backward_composite(const Stack& a) {
 }
 
 // ---------------------------------------------------------------- GRU
-// input_gates and hidden_gates [B, 3H] of one floating dtype (gates r, z, n),
-// hx [B, H], the biases [3H] or None. Returns H.
+// Gates r, z, n: [B, 3H]; hx [B, H].
 int64_t check_gru_cell(const char* op, const Tensor& ig, const Tensor& hg, const Tensor& hx, const Value& ib,
                        const Value& hb) {
-  AXLE_CHECK(ig.dim() == 2 && ig.size(1) % 3 == 0, ShapeError, op,
-             ": expected input_gates of size [batch, 3 * hidden], got ", str(ig.sizes()));
-  AXLE_CHECK(hg.sizes() == ig.sizes(), ShapeError, op, ": expected hidden_gates of input_gates' size ", str(ig.sizes()),
-             ", got ", str(hg.sizes()));
-  const int64_t h = ig.size(1) / 3;
-  AXLE_CHECK(hx.dim() == 2 && hx.size(0) == ig.size(0) && hx.size(1) == h, ShapeError, op, ": expected hx of size [",
-             ig.size(0), ", ", h, "], got ", str(hx.sizes()));
-  AXLE_CHECK(is_floating_point(ig.dtype()) && hg.dtype() == ig.dtype() && hx.dtype() == ig.dtype(), DTypeError, op,
-             ": expected floating input_gates, hidden_gates and hx of one dtype, got ", dtype_name(ig.dtype()), ", ",
-             dtype_name(hg.dtype()), " and ", dtype_name(hx.dtype()));
-  for (const auto& [b, name] : {std::pair{&ib, "input_bias"}, std::pair{&hb, "hidden_bias"}}) {
-    if (b->is_none()) continue;
-    const Tensor& t = b->tensor();
-    AXLE_CHECK(t.dim() == 1 && t.size(0) == 3 * h && t.dtype() == ig.dtype(), ShapeError, op, ": expected ", name,
-               " of size [", 3 * h, "] and dtype ", dtype_name(ig.dtype()), ", got ", str(t.sizes()), " of ",
-               dtype_name(t.dtype()));
-  }
-  return h;
+  return check_cell(op, 3, "hx", ig, hg, hx, ib, hb);
 }
 
 void gru_cell_shape(ShapeContext& c) {
