@@ -24,7 +24,8 @@ bool loses_nan(dnnl::algorithm alg) {
   return alg == dnnl::algorithm::eltwise_exp || alg == dnnl::algorithm::eltwise_relu ||
          alg == dnnl::algorithm::eltwise_clip_v2;
 }
-void restore_nan(const void* in, void* out, int64_t n, axle_dtype dtype) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void restore_nan(const void* in, void* out, int64_t n,
+                                                                              axle_dtype dtype) {
   if (dtype == AXLE_DTYPE_FLOAT32) {
     const float* x = static_cast<const float*>(in);
     float* y = static_cast<float*>(out);
@@ -218,19 +219,35 @@ axle_status pow_one_exponent(void*, const axle_kernel_call* c) {
 // relu: oneDNN's eltwise; in place (relu_, which runs this kernel with its
 // output on its input) our own loop, as oneDNN's would turn NaN into 0 there:
 // x < 0 ? 0 : x keeps NaN, as torch.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void relu_loop(float* __restrict x, int64_t n) {
+// Out of place (float32, one dense layout) the same loop from x into y: one
+// pass, where oneDNN's eltwise plus putting NaN back took two (9.4 MB at one
+// thread: 0.65 vs 1.3 ms).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void relu_loop(const float* __restrict x,
+                                                                            float* __restrict y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+}
+__attribute__((target_clones("avx512f", "avx2", "default"))) void relu_loop_in_place(float* __restrict x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
 }
 axle_status relu(void*, const axle_kernel_call* c) {
-  const axle_tensor_view& v = arg_tensor(c, 0);
-  if (v.data == nullptr || c->outputs[0].data != v.data || v.dtype != AXLE_DTYPE_FLOAT32)
+  const axle_tensor_view &v = arg_tensor(c, 0), &o = c->outputs[0];
+  if (v.data == nullptr || v.dtype != AXLE_DTYPE_FLOAT32 || o.dtype != AXLE_DTYPE_FLOAT32)
     return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_relu, 0.f, 0.f); });
   const Shape s = Shape::of(v);
-  if (!s.is_dense() || s.has_zero_stride() || !s.same_layout(Shape::of(c->outputs[0])))
-    return plugin::decline(c, "in place on a strided or expanded tensor");
+  const bool in_place = o.data == v.data;
+  if (!s.is_dense() || s.has_zero_stride() || !s.same_layout(Shape::of(o))) {
+    if (in_place) return plugin::decline(c, "in place on a strided or expanded tensor");
+    return guarded(c, [&] { return eltwise(c, dnnl::algorithm::eltwise_relu, 0.f, 0.f); });
+  }
   const int64_t n = s.numel();
-  parallel_ranges(n, n >= (int64_t{1} << 20) ? thread_count() : 1, 16,
-                  [&](int64_t b, int64_t e) { relu_loop(static_cast<float*>(v.data) + b, e - b); });
+  auto* x = static_cast<float*>(v.data);
+  auto* y = static_cast<float*>(o.data);
+  parallel_ranges(n, n >= (int64_t{1} << 20) ? thread_count() : 1, 16, [&](int64_t b, int64_t e) {
+    if (in_place)
+      relu_loop_in_place(x + b, e - b);
+    else
+      relu_loop(x + b, y + b, e - b);
+  });
   return AXLE_OK;
 }
 

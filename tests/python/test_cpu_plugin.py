@@ -376,6 +376,26 @@ def test_relu_in_place_runs_our_loop_and_keeps_nan():
     np.testing.assert_array_equal(np.asarray(t), np.where(x < 0, 0, x))
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+def test_relu_out_of_place_keeps_nan_in_any_layout(layout):
+    # Dense float32 runs our one-pass loop (split across threads above 2^20
+    # elements) in the input's layout; a strided input goes to the reference.
+    x = np.random.default_rng(5).standard_normal((4, 8, 200, 180)).astype(np.float32)
+    x.reshape(-1)[[3, 70001, 1000003]] = np.nan
+    t = axle.tensor(x)
+    if layout == "channels_last":
+        t = t.contiguous(memory_format=axle.channels_last)
+    elif layout == "strided":
+        t, x = t[:, ::2], x[:, ::2]
+    with axle.trace() as tr:
+        got = axle.relu(t)
+    if layout != "strided":
+        assert [e["plugin"] for e in tr.events if e["op"] == "relu"] == ["cpu"]
+        assert got.stride() == t.stride()
+    assert np.isnan(np.asarray(got)).sum() == np.isnan(x).sum() > 0
+    np.testing.assert_array_equal(np.asarray(got), np.where(x < 0, 0, x))
+
+
 @pytest.mark.parametrize("affine", [True, False])
 @pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (2, 5, 9)])
 def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
