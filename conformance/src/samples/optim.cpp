@@ -1,5 +1,5 @@
 // Samples for the fused optimizer updates (dispatcher/src/ops/optim.cpp): the
-// written parameters and momentum buffers are what the engine compares.
+// written parameters and optimizer states are what the engine compares.
 // Sizes below and above a vector width, a zero-size parameter, a transposed one
 // (which the cpu plugin declines), every branch of the update, and the inputs
 // that must fail.
@@ -59,11 +59,50 @@ std::vector<Sample> fused_sgd_samples(SampleContext& c) {
   };
 }
 
+// _fused_adadelta_(self, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay, maximize)
+std::vector<Sample> fused_adadelta_samples(SampleContext& c) {
+  auto v = [&](IntList s, Layout l = C) { return c.make(s, l, {}, -2, 2); };
+  auto avg = [&](IntList s, Layout l = C) { return c.make(s, l, {}, 0, 2); };  // the running averages are >= 0
+  auto four = [&]() {
+    return std::array<TL, 4>{TL{v({3, 5}), v({37}), v({4, 4, 9})}, TL{v({3, 5}), v({37}), v({4, 4, 9})},
+                             TL{avg({3, 5}), avg({37}), avg({4, 4, 9})}, TL{avg({3, 5}), avg({37}), avg({4, 4, 9})}};
+  };
+  auto call = [&](std::array<TL, 4> t, double lr, double rho, double eps, double wd, bool maximize) {
+    return Stack{t[0], t[1], t[2], t[3], lr, rho, eps, wd, maximize};
+  };
+  auto transposed = [&]() {
+    return std::array<TL, 4>{TL{v({6, 4}, T)}, TL{v({6, 4})}, TL{avg({6, 4}, T)}, TL{avg({6, 4}, T)}};
+  };
+  auto wrong = [&](int list, Tensor t) {
+    auto a = four();
+    a[list][1] = t;
+    return a;
+  };
+  auto zeros_state = [&]() {  // the first step: both averages start at zero
+    auto a = four();
+    for (int l : {2, 3})
+      for (Tensor& t : a[l]) t = zeros(t.sizes(), TensorOptions().dtype(t.dtype()));
+    return a;
+  };
+  return {
+      ok(call(four(), 1.0, 0.9, 1e-6, 0, false), "torch's defaults"),
+      ok(call(zeros_state(), 1.0, 0.9, 1e-6, 0, false), "first step: zero averages"),
+      ok(call(four(), 0.5, 0.95, 1e-3, 0.01, false), "weight decay"),
+      ok(call(four(), 1.0, 0.9, 1e-6, 0.1, true), "weight decay, maximize"),
+      ok(call(transposed(), 1.0, 0.9, 1e-6, 0, false), "transposed parameter and state"),
+      ok(call(std::array<TL, 4>{}, 1.0, 0.9, 1e-6, 0, false), "no parameters"),
+      fails(call(wrong(1, v({36})), 1.0, 0.9, 1e-6, 0, false), "a gradient of another size", "ShapeError"),
+      fails(call(wrong(3, v({4})), 1.0, 0.9, 1e-6, 0, false), "an accumulated delta of another size", "ShapeError"),
+      fails(call(wrong(2, c.make({37}, C, kInt64)), 1.0, 0.9, 1e-6, 0, false), "an int64 square average", "DTypeError"),
+  };
+}
+
 }  // namespace
 
 std::vector<OpSamples> optim_samples() {
   return {
       {"_fused_sgd_", &fused_sgd_samples, {kFloat32, kFloat64}, 1},
+      {"_fused_adadelta_", &fused_adadelta_samples, {kFloat32, kFloat64}, 1},
   };
 }
 

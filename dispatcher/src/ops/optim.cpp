@@ -9,7 +9,9 @@
 // A kernel does it in one pass over param, grad and buffer instead of the five
 // ops (and the weight-decayed gradient's allocation) of the composite here,
 // which serves every device without one. grad_scale / found_inf (torch's AMP
-// unscaling) are not supported and say so.
+// unscaling) are not supported and say so. _fused_adadelta_ (axle's own name:
+// torch has no fused Adadelta) is torch.optim.Adadelta's update in the same
+// form, its composite the single-tensor algorithm's ops.
 #include "shape_util.h"
 
 #include <axle/ops.h>
@@ -19,20 +21,21 @@ namespace {
 
 const std::vector<Tensor>& list_arg(const Stack& a, size_t i) { return a[i].tensors(); }
 
-// Checks the lists: one gradient (and buffer, with momentum) per parameter, of
-// its size, dtype and device; floating dtypes; no AMP arguments.
-void check_fused_sgd(const char* op, const Stack& a) {
+// Checks an optimizer op's lists: floating parameters, and per parameter one
+// tensor of its size, dtype and device in each list (args[k] named what);
+// a list named with `optional` may also be empty.
+struct StateList {
+  size_t arg;
+  const char* what;
+  bool optional = false;
+};
+void check_lists(const char* op, const Stack& a, std::initializer_list<StateList> lists) {
   const std::vector<Tensor>& params = list_arg(a, 0);
-  const std::vector<Tensor>& grads = list_arg(a, 1);
-  const std::vector<Tensor>& bufs = list_arg(a, 2);
-  const double momentum = a[4].to_double();
-  AXLE_CHECK(a[10].is_none() && a[11].is_none(), NotImplementedError, op,
-             ": grad_scale and found_inf (AMP gradient unscaling) are not supported");
-  AXLE_CHECK(grads.size() == params.size(), ShapeError, op, ": expected one gradient per parameter (", params.size(),
-             "), got ", grads.size());
-  AXLE_CHECK(bufs.size() == params.size() || (momentum == 0 && bufs.empty()), ShapeError, op,
-             ": expected one momentum buffer per parameter (", params.size(), ")",
-             momentum == 0 ? " or none without momentum" : "", ", got ", bufs.size());
+  for (const StateList& l : lists) {
+    const size_t n = list_arg(a, l.arg).size();
+    AXLE_CHECK(n == params.size() || (l.optional && n == 0), ShapeError, op, ": expected one ", l.what,
+               " per parameter (", params.size(), ")", l.optional ? " or none" : "", ", got ", n);
+  }
   for (size_t i = 0; i < params.size(); ++i) {
     const Tensor& p = params[i];
     AXLE_CHECK(p.defined() && is_floating_point(p.dtype()), DTypeError, op, ": expected floating parameters, got ",
@@ -46,9 +49,20 @@ void check_fused_sgd(const char* op, const Stack& a) {
                  ", got the ", what, " of parameter ", i, " on ", t.device());
     };
     same(p, "parameter");
-    same(grads[i], "gradient");
-    if (!bufs.empty()) same(bufs[i], "momentum buffer");
+    for (const StateList& l : lists)
+      if (!list_arg(a, l.arg).empty()) same(list_arg(a, l.arg)[i], l.what);
   }
+}
+
+// One gradient (and buffer, with momentum) per parameter; no AMP arguments.
+void check_fused_sgd(const char* op, const Stack& a) {
+  AXLE_CHECK(a[10].is_none() && a[11].is_none(), NotImplementedError, op,
+             ": grad_scale and found_inf (AMP gradient unscaling) are not supported");
+  const bool momentum = a[4].to_double() != 0;
+  AXLE_CHECK(momentum || list_arg(a, 2).empty() || list_arg(a, 2).size() == list_arg(a, 0).size(), ShapeError, op,
+             ": expected one momentum buffer per parameter (", list_arg(a, 0).size(),
+             ") or none without momentum, got ", list_arg(a, 2).size());
+  check_lists(op, a, {{1, "gradient"}, {2, "momentum buffer", !momentum}});
 }
 
 void fused_sgd_shape(ShapeContext& c) {
@@ -79,6 +93,38 @@ Stack fused_sgd_composite(const Stack& a) {
   return {};
 }
 
+// _fused_adadelta_(self, grads, square_avgs, acc_deltas, *, lr, rho, eps,
+// weight_decay, maximize): torch.optim.Adadelta's single-tensor update.
+void check_fused_adadelta(const char* op, const Stack& a) {
+  check_lists(op, a, {{1, "gradient"}, {2, "square average"}, {3, "accumulated delta"}});
+}
+
+void fused_adadelta_shape(ShapeContext& c) {
+  check_fused_adadelta(c.op, c.args);
+  c.outputs.clear();
+}
+
+Stack fused_adadelta_composite(const Stack& a) {
+  check_fused_adadelta("_fused_adadelta_", a);
+  const double lr = a[4].to_double(), rho = a[5].to_double(), eps = a[6].to_double(), weight_decay = a[7].to_double();
+  const bool maximize = a[8].to_bool();
+  const std::vector<Tensor>& params = list_arg(a, 0);
+  const Tensor rho_t = scalar_to_tensor(Scalar(rho)), keep = scalar_to_tensor(Scalar(1 - rho));
+  for (size_t i = 0; i < params.size(); ++i) {
+    Tensor p = params[i];
+    Tensor g = maximize ? neg(list_arg(a, 1)[i]) : list_arg(a, 1)[i];
+    if (weight_decay != 0) g = add(g, p, weight_decay);
+    Tensor square_avg = list_arg(a, 2)[i], acc_delta = list_arg(a, 3)[i];
+    // torch's order: v = v * rho + ((g * (1 - rho)) * g), as addcmul_.
+    square_avg.mul_(rho_t).add_(mul(mul(g, keep), g));
+    const Tensor std = sqrt(add(square_avg, scalar_to_tensor(Scalar(eps))));
+    const Tensor delta = mul(div(sqrt(add(acc_delta, scalar_to_tensor(Scalar(eps)))), std), g);
+    acc_delta.mul_(rho_t).add_(mul(mul(delta, keep), delta));
+    p.add_(delta, -lr);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<OpDecl> optim_ops() {
@@ -91,6 +137,15 @@ std::vector<OpDecl> optim_ops() {
        .doc = "torch.optim.SGD's update of every parameter in self, in place: weight decay, (Nesterov) momentum "
               "into momentum_buffer_list (set to the gradient when is_first_step; empty without momentum), then "
               "param -= lr * update.",
+       .derivative = {.none = "an optimizer update, run without grad"}},
+      // axle's own op (torch has no fused Adadelta), in _fused_sgd_'s form.
+      {.schema = "_fused_adadelta_(Tensor(a!)[] self, Tensor[] grads, Tensor(b!)[] square_avgs, Tensor(c!)[] "
+                 "acc_deltas, *, float lr, float rho, float eps, float weight_decay, bool maximize) -> ()",
+       .shape = &fused_adadelta_shape,
+       .composite = &fused_adadelta_composite,
+       .doc = "torch.optim.Adadelta's update of every parameter in self, in place: g (negated when maximize, plus "
+              "weight_decay * param), v = rho v + (1 - rho) g^2, delta = sqrt(u + eps) / sqrt(v + eps) * g, u = rho u "
+              "+ (1 - rho) delta^2, param -= lr * delta (v: square_avgs, u: acc_deltas).",
        .derivative = {.none = "an optimizer update, run without grad"}},
   };
 }

@@ -20,7 +20,9 @@ class Adadelta(Optimizer):
         \theta &\leftarrow \theta - \gamma \Delta
 
     The state holds ``'step'`` (a plain int, as torch 1.13 keeps it for Adadelta),
-    ``'square_avg'`` (:math:`v`) and ``'acc_delta'`` (:math:`u`).
+    ``'square_avg'`` (:math:`v`) and ``'acc_delta'`` (:math:`u`). The parameters
+    of a group go to one ``_fused_adadelta_`` call per device: the same math,
+    one pass per parameter where a kernel serves it.
 
     Args:
         params: tensors or parameter groups to optimize.
@@ -52,7 +54,9 @@ class Adadelta(Optimizer):
         loss = self._evaluate_closure(closure)
         with _axle.no_grad():
             for group in self.param_groups:
-                lr, rho, eps, weight_decay = group["lr"], group["rho"], group["eps"], group["weight_decay"]
+                # device -> [params, grads, square_avgs, acc_deltas]: one
+                # _fused_adadelta_ call each (torch's single-tensor math per element).
+                calls = {}
                 for p in group["params"]:
                     if p.grad is None:
                         continue
@@ -62,14 +66,11 @@ class Adadelta(Optimizer):
                         state["square_avg"] = _axle.zeros_like(p)
                         state["acc_delta"] = _axle.zeros_like(p)
                     state["step"] += 1
-
-                    grad = p.grad.neg() if group["maximize"] else p.grad
-                    if weight_decay != 0:
-                        grad = grad.add(p, alpha=weight_decay)
-                    square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-                    square_avg.mul_(rho).add_(grad * (1 - rho) * grad)
-                    rms_grad = square_avg.add(eps).sqrt()
-                    delta = acc_delta.add(eps).sqrt().div_(rms_grad).mul_(grad)
-                    acc_delta.mul_(rho).add_(delta * (1 - rho) * delta)
-                    p.add_(delta, alpha=-lr)
+                    lists = calls.setdefault(str(p.device), ([], [], [], []))
+                    for lst, t in zip(lists, (p, p.grad, state["square_avg"], state["acc_delta"])):
+                        lst.append(t)
+                for params, grads, square_avgs, acc_deltas in calls.values():
+                    _axle._fused_adadelta_(params, grads, square_avgs, acc_deltas, lr=group["lr"], rho=group["rho"],
+                                           eps=group["eps"], weight_decay=group["weight_decay"],
+                                           maximize=group["maximize"])
         return loss
