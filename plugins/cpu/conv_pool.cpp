@@ -184,13 +184,14 @@ axle_status convolution(void*, const axle_kernel_call* c) {
       return make_primitive<dnnl::convolution_forward::primitive_desc, dnnl::convolution_forward>(pd, ids, mds);
     };
     // Tensors as they are: channels_last (oneDNN's nhwc kernels need no reorder),
-    // and first layers with <= 4 input channels per group, where the plain
-    // gemm convolution beats blocked layouts plus their reorders (measured:
-    // 3->32 channels on 32x32, 32 vs 43 us at batch 1, 1.07 vs 1.27 ms at 32;
-    // from 32 input channels on, the blocked layout wins); and 1x1 kernels
-    // (ResNet's downsampling, 64->128 channels at 16x16, stride 2: 0.12 vs
-    // 0.21 ms cache cold).
-    const bool as_is = cl || (!transposed && (src.dims[1] / groups <= 4 || one_by_one(wei)));
+    // one input channel per group, where the plain gemm convolution beats the
+    // blocked jit kernel plus its output reorder (MNIST's 1 -> 32 at 28x28,
+    // batch 64: 0.53 vs 0.71 ms; from 3 channels on the blocked kernel wins
+    // since forward_training picks it: ResNet's 7x7 stem on 224x224 at batch
+    // 8 10.4 vs 20.1 ms, 3 -> 32 on 32x32 at batch 32 0.61 vs 0.78 ms); and
+    // 1x1 kernels (ResNet's downsampling, 64->128 channels at 16x16, stride 2:
+    // 0.12 vs 0.21 ms cache cold).
+    const bool as_is = cl || (!transposed && (src.dims[1] / groups <= 1 || one_by_one(wei)));
     auto p = cache().get(key.str(), [&] { return plain_or_blocked(as_is, make); });
     if (!p->declined.empty()) return plugin::decline(c, p->declined);
     std::vector<Arg> args = {{DNNL_ARG_SRC, src_u, src.data, false},
