@@ -94,8 +94,22 @@ def _fused_sgd(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr,
         p.add_(d, alpha=-lr)
 
 
+def _fused_adadelta(self, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay, maximize):
+    # axle's own op (torch has no fused Adadelta): torch.optim.Adadelta's single-tensor function.
+    if not (len(grads) == len(square_avgs) == len(acc_deltas) == len(self)):
+        raise RuntimeError("list lengths differ")
+    for i, p in enumerate(self):
+        if any(t.shape != p.shape or t.dtype != p.dtype for t in (grads[i], square_avgs[i], acc_deltas[i])):
+            raise RuntimeError("sizes or dtypes differ")
+        if not p.is_floating_point():
+            raise RuntimeError("floating parameters expected")
+    from torch.optim.adadelta import adadelta
+    adadelta(list(self), list(grads), list(square_avgs), list(acc_deltas), foreach=False, lr=lr, rho=rho, eps=eps,
+             weight_decay=weight_decay, maximize=maximize)
+
+
 # Ops returning nothing (`-> ()`): the arguments (Tensor[] indexes) compared as their results.
-RESULT_ARGS = {"_fused_sgd_": (0, 2)}
+RESULT_ARGS = {"_fused_sgd_": (0, 2), "_fused_adadelta_": (0, 2, 3)}
 
 
 def _convolution_out(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out=None):
@@ -234,6 +248,7 @@ TORCH_EQUIVALENT = {
     "convolution_backward": _bool_mask(torch.ops.aten.convolution_backward.default),
     "native_batch_norm_backward": _bn_backward,
     "_fused_sgd_": _fused_sgd,
+    "_fused_adadelta_": _fused_adadelta,
     "_native_batch_norm_legit.no_stats": _bn_no_stats,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     "native_layer_norm_backward": _layer_norm_backward,

@@ -81,7 +81,7 @@ std::vector<Sample> fused_adadelta_samples(SampleContext& c) {
   auto zeros_state = [&]() {  // the first step: both averages start at zero
     auto a = four();
     for (int l : {2, 3})
-      for (Tensor& t : a[l]) t = zeros(t.sizes(), TensorOptions().dtype(t.dtype()));
+      for (Tensor& t : a[l]) t = zeros(t.sizes(), TensorOptions().dtype(t.dtype()).device(t.device()));
     return a;
   };
   return {
