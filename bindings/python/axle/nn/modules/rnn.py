@@ -2,7 +2,8 @@
 weight_hh_..., bias_ih_..., bias_hh_...; gate order i, f, g, o for the LSTM and
 r, z, n for the GRU), options (num_layers, bias, batch_first, dropout between
 layers, bidirectional, proj_size for the LSTM) and U(-1/sqrt(hidden),
-1/sqrt(hidden)) initialization. One layer and direction at a time: the input's
+1/sqrt(hidden)) initialization; a PackedSequence input (nn.utils.rnn) gives a
+PackedSequence output. One layer and direction at a time: the input's
 projection for all steps in one matrix product, then per step the hidden
 state's product and the cell (the LSTM's and the GRU's as one fused op each,
 _thnn_fused_lstm_cell / _thnn_fused_gru_cell, with their own backward ops;
@@ -162,9 +163,45 @@ class RNNBase(Module):
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
 
+    def _run_packed(self, input, hx):
+        """The recurrence over a PackedSequence (torch's order: hx is in the
+        batch's original order, permuted to the sorted one and back)."""
+        from .._rnn_functional import _packed
+        from ..utils.rnn import PackedSequence
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        batch = int(batch_sizes[0]) if batch_sizes.numel() else 0
+        directions = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        lstm = self.mode == "LSTM"
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
+                self.input_size, data.shape[-1]))
+
+        def state(given, size):
+            if given is None:
+                return _axle.zeros(directions * self.num_layers, batch, size, dtype=data.dtype, device=data.device)
+            expected = (directions * self.num_layers, batch, size)
+            if tuple(given.shape) != expected:
+                raise RuntimeError("Expected hidden size {}, got {}".format(expected, list(given.shape)))
+            return given if sorted_indices is None else given.index_select(1, sorted_indices)
+
+        h0 = state(hx[0] if lstm and hx is not None else hx, real_hidden)
+        c0 = state(hx[1] if hx is not None else None, self.hidden_size) if lstm else None
+        mode = self.mode if self.mode != "RNN" else "RNN_" + self.nonlinearity.upper()
+        output, h_n, c_n = _packed(mode, data, batch_sizes, h0, c0, self._flat_weights, self.bias, self.num_layers,
+                                   self.dropout, self.training, self.bidirectional)
+        if unsorted_indices is not None:
+            h_n = h_n.index_select(1, unsorted_indices)
+            c_n = c_n.index_select(1, unsorted_indices) if lstm else None
+        packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return packed, (h_n, c_n) if lstm else h_n
+
     def _run(self, input, hx):
         """The stacked, possibly bidirectional recurrence: the output sequence and
         the final states (one [layers * directions, batch, hidden] tensor per state)."""
+        from ..utils.rnn import PackedSequence
+        if isinstance(input, PackedSequence):
+            return self._run_packed(input, hx)
         batched = input.dim() == 3
         if input.dim() not in (2, 3):
             raise ValueError("{}: Expected input to be 2D or 3D, got {}D instead".format(self.mode, input.dim()))
