@@ -4,13 +4,15 @@
 // five passes and allocates the weight-decayed gradient (a ResNet-18 step: 11
 // million parameters, memory-bound). Each element goes through torch's
 // sequence of operations (same roundings except for contraction into FMA).
-// _fused_adadelta_ likewise: one pass over param, gradient and the two running
-// averages where the single-tensor algorithm makes about fourteen.
+// _fused_adadelta_ and _fused_adam_ / _fused_adamw_ likewise: one pass over
+// param, gradient and the optimizer's state where the single-tensor algorithm
+// makes about fourteen (Adadelta) or twelve (Adam).
 // float32 and float64, each parameter dense with its gradient and buffer in
 // its layout; the rest is declined (the composite serves it).
 #include "kernels.h"
 
 #include <cmath>
+#include <type_traits>
 
 namespace axle::cpu {
 namespace {
@@ -19,7 +21,8 @@ using plugin::arg_bool;
 using plugin::arg_double;
 using plugin::arg_is_none;
 
-#define AXLE_OPTIM_LOOP __attribute__((target_clones("avx512f", "avx2", "default")))
+// No contraction into FMA: each element rounds as the composite's ops do.
+#define AXLE_OPTIM_LOOP __attribute__((target_clones("avx512f", "avx2", "default"), optimize("fp-contract=off")))
 
 struct SgdParams {
   double weight_decay, momentum, lr, dampening;
@@ -161,9 +164,103 @@ axle_status fused_adadelta(void*, const axle_kernel_call* c) {
   return AXLE_OK;
 }
 
+struct AdamParams {
+  double lr, beta1, beta2, weight_decay, eps;
+  bool amsgrad, maximize, adamw;
+};
+
+// torch.optim.Adam(W)'s single-tensor update per element, in its order;
+// step_size = lr / (1 - beta1^t) and bc2 = sqrt(1 - beta2^t) per parameter.
+// kDecay: 0 none, 1 L2 into the gradient (Adam), 2 decoupled (AdamW).
+template <typename T, bool kAmsgrad, int kDecay>
+AXLE_OPTIM_LOOP void adam_loop(T* __restrict p, const T* __restrict g, T* __restrict m, T* __restrict v,
+                               T* __restrict vmax, int64_t n, const AdamParams& s, double step_size, double bc2) {
+  const T b1 = static_cast<T>(s.beta1), keep1 = static_cast<T>(1 - s.beta1), b2 = static_cast<T>(s.beta2);
+  const T keep2 = static_cast<T>(1 - s.beta2), eps = static_cast<T>(s.eps), sign = s.maximize ? T(-1) : T(1);
+  const T wd = static_cast<T>(s.weight_decay), shrink = static_cast<T>(1 - s.lr * s.weight_decay);
+  const T neg_step = static_cast<T>(-step_size), c2 = static_cast<T>(bc2);
+  for (int64_t i = 0; i < n; ++i) {
+    T param = p[i];
+    T d = sign * g[i];
+    if constexpr (kDecay == 2) param = param * shrink;
+    if constexpr (kDecay == 1) d = d + wd * param;
+    const T mi = m[i] * b1 + keep1 * d;
+    const T vi = v[i] * b2 + d * keep2 * d;
+    m[i] = mi;
+    v[i] = vi;
+    T second = vi;
+    if constexpr (kAmsgrad) {
+      second = (vmax[i] < vi || vi != vi) ? vi : vmax[i];  // torch.maximum: NaN wins
+      vmax[i] = second;
+    }
+    const T denom = std::sqrt(second) / c2 + eps;
+    p[i] = param + mi * neg_step / denom;
+  }
+}
+
+template <typename T, bool kAmsgrad>
+void adam_range(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamParams& s, double step_size, double bc2) {
+  if (s.adamw) return adam_loop<T, kAmsgrad, 2>(p, g, m, v, vmax, n, s, step_size, bc2);
+  if (s.weight_decay != 0) return adam_loop<T, kAmsgrad, 1>(p, g, m, v, vmax, n, s, step_size, bc2);
+  adam_loop<T, kAmsgrad, 0>(p, g, m, v, vmax, n, s, step_size, bc2);
+}
+
+// _fused_adam_ / _fused_adamw_(self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1,
+//                              beta2, weight_decay, eps, amsgrad, maximize, grad_scale, found_inf)
+template <bool kAdamW>
+axle_status fused_adam(void*, const axle_kernel_call* c) {
+  const axle_value &params = c->args[0], &grads = c->args[1], &ms = c->args[2], &vs = c->args[3];
+  const axle_value &vmaxs = c->args[4], &steps = c->args[5];
+  const AdamParams s{arg_double(c, 6),  arg_double(c, 7), arg_double(c, 8), arg_double(c, 9),
+                     arg_double(c, 10), arg_bool(c, 11),  arg_bool(c, 12),  kAdamW};
+  if (!arg_is_none(c, 13) || !arg_is_none(c, 14)) return plugin::decline(c, "grad_scale / found_inf");
+  const int64_t count = params.u.tensors.count;
+  if (grads.u.tensors.count != count || ms.u.tensors.count != count || vs.u.tensors.count != count ||
+      steps.u.tensors.count != count || (s.amsgrad && vmaxs.u.tensors.count != count))
+    return plugin::decline(c, "list lengths");
+  // Every parameter is checked before any is written.
+  for (int64_t i = 0; i < count; ++i) {
+    const axle_tensor_view &p = params.u.tensors.items[i], &g = grads.u.tensors.items[i];
+    const axle_tensor_view &m = ms.u.tensors.items[i], &v = vs.u.tensors.items[i], &t = steps.u.tensors.items[i];
+    if (!flat(p, g, &m) || !flat(p, g, &v) || plugin::views_overlap(m, v) ||
+        (s.amsgrad && (!flat(p, g, &vmaxs.u.tensors.items[i]) || plugin::views_overlap(vmaxs.u.tensors.items[i], m) ||
+                       plugin::views_overlap(vmaxs.u.tensors.items[i], v))))
+      return plugin::decline(c, "a parameter that is not dense with its gradient and state in its layout");
+    if (t.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(t) != 1)
+      return plugin::decline(c, "a step count that is not one float32");
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    const axle_tensor_view& p = params.u.tensors.items[i];
+    const int64_t n = plugin::numel(p);
+    if (n == 0) continue;
+    const double step = *static_cast<const float*>(steps.u.tensors.items[i].data);
+    const double step_size = s.lr / (1 - std::pow(s.beta1, step)), bc2 = std::sqrt(1 - std::pow(s.beta2, step));
+    void *g = grads.u.tensors.items[i].data, *m = ms.u.tensors.items[i].data, *v = vs.u.tensors.items[i].data;
+    void* vmax = s.amsgrad ? vmaxs.u.tensors.items[i].data : nullptr;
+    const int threads = n >= (int64_t{1} << 18) ? thread_count() : 1;
+    parallel_ranges(n, threads, 16, [&](int64_t b, int64_t e) {
+      auto run = [&](auto* typed) {
+        using T = std::remove_pointer_t<decltype(typed)>;
+        auto at = [&](void* q) { return q ? static_cast<T*>(q) + b : nullptr; };
+        if (s.amsgrad)
+          adam_range<T, true>(at(p.data), at(g), at(m), at(v), at(vmax), e - b, s, step_size, bc2);
+        else
+          adam_range<T, false>(at(p.data), at(g), at(m), at(v), nullptr, e - b, s, step_size, bc2);
+      };
+      if (p.dtype == AXLE_DTYPE_FLOAT32)
+        run(static_cast<float*>(nullptr));
+      else
+        run(static_cast<double*>(nullptr));
+    });
+  }
+  return AXLE_OK;
+}
+
 const KernelEntry kKernels[] = {
     {"_fused_sgd_", &fused_sgd, AXLE_HERE},
     {"_fused_adadelta_", &fused_adadelta, AXLE_HERE},
+    {"_fused_adam_", &fused_adam<false>, AXLE_HERE},
+    {"_fused_adamw_", &fused_adam<true>, AXLE_HERE},
 };
 
 }  // namespace

@@ -108,8 +108,32 @@ def _fused_adadelta(self, grads, square_avgs, acc_deltas, *, lr, rho, eps, weigh
              weight_decay=weight_decay, maximize=maximize)
 
 
+def _fused_adam(decoupled):
+    # torch 2.x's ops: torch.optim.Adam(W)'s single-tensor functions, which increment the step
+    # counts themselves (the ops take them incremented): given copies one step back.
+    def call(self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, weight_decay,
+             eps, amsgrad, maximize, grad_scale=None, found_inf=None):
+        if grad_scale is not None or found_inf is not None:
+            raise NotImplementedError("grad_scale / found_inf")
+        n = len(self)
+        if not (len(grads) == len(exp_avgs) == len(exp_avg_sqs) == len(state_steps) == n) or (
+                amsgrad and len(max_exp_avg_sqs) != n):
+            raise RuntimeError("list lengths differ")
+        for i, p in enumerate(self):
+            if any(t.shape != p.shape or t.dtype != p.dtype for t in (grads[i], exp_avgs[i], exp_avg_sqs[i])):
+                raise RuntimeError("sizes or dtypes differ")
+        from torch.optim.adam import adam
+        from torch.optim.adamw import adamw
+        steps = [t.detach().clone().float().reshape(()) - 1 for t in state_steps]
+        (adamw if decoupled else adam)(list(self), list(grads), list(exp_avgs), list(exp_avg_sqs),
+                                       list(max_exp_avg_sqs), steps, foreach=False, amsgrad=amsgrad, beta1=beta1,
+                                       beta2=beta2, lr=lr, weight_decay=weight_decay, eps=eps, maximize=maximize)
+    return call
+
+
 # Ops returning nothing (`-> ()`): the arguments (Tensor[] indexes) compared as their results.
-RESULT_ARGS = {"_fused_sgd_": (0, 2), "_fused_adadelta_": (0, 2, 3)}
+RESULT_ARGS = {"_fused_sgd_": (0, 2), "_fused_adadelta_": (0, 2, 3), "_fused_adam_": (0, 2, 3, 4),
+               "_fused_adamw_": (0, 2, 3, 4)}
 
 
 def _convolution_out(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out=None):
@@ -249,6 +273,8 @@ TORCH_EQUIVALENT = {
     "native_batch_norm_backward": _bn_backward,
     "_fused_sgd_": _fused_sgd,
     "_fused_adadelta_": _fused_adadelta,
+    "_fused_adam_": _fused_adam(False),
+    "_fused_adamw_": _fused_adam(True),
     "_native_batch_norm_legit.no_stats": _bn_no_stats,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     "native_layer_norm_backward": _layer_norm_backward,

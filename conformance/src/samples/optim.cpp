@@ -97,12 +97,62 @@ std::vector<Sample> fused_adadelta_samples(SampleContext& c) {
   };
 }
 
+// _fused_adam_ / _fused_adamw_(self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1,
+//                              beta2, weight_decay, eps, amsgrad, maximize, grad_scale, found_inf)
+std::vector<Sample> fused_adam_samples(SampleContext& c) {
+  auto v = [&](IntList s, Layout l = C) { return c.make(s, l, {}, -2, 2); };
+  auto sq = [&](IntList s, Layout l = C) { return c.make(s, l, {}, 0, 2); };  // second moments are >= 0
+  auto step = [&](double t) { return full({}, t, TensorOptions().dtype(kFloat32).device(c.device())); };
+  const std::vector<IntList> shapes = {{3, 5}, {37}, {4, 4, 9}};
+  // params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs (empty without amsgrad), steps
+  auto lists = [&](bool amsgrad, double t) {
+    std::array<TL, 6> a;
+    for (const IntList& s : shapes) {
+      a[0].push_back(v(s)), a[1].push_back(v(s)), a[2].push_back(v(s)), a[3].push_back(sq(s));
+      if (amsgrad) a[4].push_back(sq(s));
+      a[5].push_back(step(t));
+    }
+    return a;
+  };
+  auto call = [&](std::array<TL, 6> t, double lr, double b1, double b2, double wd, double eps, bool amsgrad,
+                  bool maximize) {
+    return Stack{t[0], t[1], t[2], t[3], t[4], t[5], lr, b1, b2, wd, eps, amsgrad, maximize, Value(), Value()};
+  };
+  auto transposed = [&]() {
+    return std::array<TL, 6>{TL{v({6, 4}, T)}, TL{v({6, 4})}, TL{v({6, 4}, T)}, TL{sq({6, 4}, T)}, TL{}, TL{step(3)}};
+  };
+  auto wrong = [&](int list, Tensor t) {
+    auto a = lists(false, 2);
+    a[list][1] = t;
+    return a;
+  };
+  auto scaled = call(lists(false, 1), 1e-3, 0.9, 0.999, 0, 1e-8, false, false);
+  scaled[13] = c.make({}, C, {}, 1, 2);
+  return {
+      ok(call(lists(false, 1), 1e-3, 0.9, 0.999, 0, 1e-8, false, false), "torch's defaults, first step"),
+      ok(call(lists(false, 7), 1e-2, 0.8, 0.9, 0.1, 1e-6, false, false), "weight decay, step 7"),
+      ok(call(lists(true, 3), 1e-2, 0.9, 0.999, 0, 1e-8, true, false), "amsgrad"),
+      ok(call(lists(true, 5), 1e-2, 0.5, 0.75, 0.05, 1e-4, true, true), "amsgrad, maximize, weight decay"),
+      ok(call(transposed(), 1e-2, 0.9, 0.999, 0.01, 1e-8, false, false), "transposed parameter and state"),
+      ok(call(std::array<TL, 6>{}, 1e-3, 0.9, 0.999, 0, 1e-8, false, false), "no parameters"),
+      fails(call(wrong(1, v({36})), 1e-3, 0.9, 0.999, 0, 1e-8, false, false), "a gradient of another size",
+            "ShapeError"),
+      fails(call(wrong(3, c.make({37}, C, kInt64)), 1e-3, 0.9, 0.999, 0, 1e-8, false, false), "an int64 second moment",
+            "DTypeError"),
+      fails(call(lists(false, 1), 1e-3, 0.9, 0.999, 0, 1e-8, true, false), "amsgrad without maximum moments",
+            "ShapeError"),
+      fails(scaled, "grad_scale", "NotImplementedError"),
+  };
+}
+
 }  // namespace
 
 std::vector<OpSamples> optim_samples() {
   return {
       {"_fused_sgd_", &fused_sgd_samples, {kFloat32, kFloat64}, 1},
       {"_fused_adadelta_", &fused_adadelta_samples, {kFloat32, kFloat64}, 1},
+      {"_fused_adam_", &fused_adam_samples, {kFloat32, kFloat64}, 1},
+      {"_fused_adamw_", &fused_adam_samples, {kFloat32, kFloat64}, 1},
   };
 }
 

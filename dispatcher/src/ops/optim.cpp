@@ -9,12 +9,16 @@
 // A kernel does it in one pass over param, grad and buffer instead of the five
 // ops (and the weight-decayed gradient's allocation) of the composite here,
 // which serves every device without one. grad_scale / found_inf (torch's AMP
-// unscaling) are not supported and say so. _fused_adadelta_ (axle's own name:
+// unscaling) are not supported and say so. _fused_adam_ / _fused_adamw_ are
+// torch.optim.Adam / AdamW's updates with torch 2.x's fused schemas (the step
+// counts in a Tensor[] argument). _fused_adadelta_ (axle's own name:
 // torch has no fused Adadelta) is torch.optim.Adadelta's update in the same
 // form, its composite the single-tensor algorithm's ops.
 #include "shape_util.h"
 
 #include <axle/ops.h>
+
+#include <cmath>
 
 namespace axle::shape {
 namespace {
@@ -125,6 +129,67 @@ Stack fused_adadelta_composite(const Stack& a) {
   return {};
 }
 
+// _fused_adam_ / _fused_adamw_(self, grads, exp_avgs, exp_avg_sqs,
+// max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, weight_decay, eps,
+// amsgrad, maximize, grad_scale, found_inf): torch's fused Adam(W) schemas,
+// torch.optim.Adam(W)'s single-tensor math. state_steps holds each
+// parameter's step count (already incremented, as torch's caller does).
+void check_fused_adam(const char* op, const Stack& a) {
+  AXLE_CHECK(a[13].is_none() && a[14].is_none(), NotImplementedError, op,
+             ": grad_scale and found_inf (AMP gradient unscaling) are not supported");
+  const bool amsgrad = a[11].to_bool();
+  check_lists(op, a,
+              {{1, "gradient"}, {2, "first moment"}, {3, "second moment"}, {4, "maximum second moment", !amsgrad}});
+  AXLE_CHECK(!amsgrad || list_arg(a, 4).size() == list_arg(a, 0).size(), ShapeError, op,
+             ": expected one maximum second moment per parameter (", list_arg(a, 0).size(), ") with amsgrad, got ",
+             list_arg(a, 4).size());
+  const std::vector<Tensor>& steps = list_arg(a, 5);
+  AXLE_CHECK(steps.size() == list_arg(a, 0).size(), ShapeError, op, ": expected one step count per parameter (",
+             list_arg(a, 0).size(), "), got ", steps.size());
+  for (size_t i = 0; i < steps.size(); ++i)
+    AXLE_CHECK(steps[i].defined() && steps[i].numel() == 1, ShapeError, op, ": expected a one-element step count for ",
+               "parameter ", i, ", got ", steps[i].defined() ? str(steps[i].sizes()) : "undefined");
+}
+
+template <bool kAdamW>
+void fused_adam_shape(ShapeContext& c) {
+  check_fused_adam(c.op, c.args);
+  c.outputs.clear();
+}
+
+template <bool kAdamW>
+Stack fused_adam_composite(const Stack& a) {
+  const char* op = kAdamW ? "_fused_adamw_" : "_fused_adam_";
+  check_fused_adam(op, a);
+  const double lr = a[6].to_double(), beta1 = a[7].to_double(), beta2 = a[8].to_double();
+  const double weight_decay = a[9].to_double(), eps = a[10].to_double();
+  const bool amsgrad = a[11].to_bool(), maximize = a[12].to_bool();
+  const std::vector<Tensor>& params = list_arg(a, 0);
+  auto s = [](double v) { return scalar_to_tensor(Scalar(v)); };
+  for (size_t i = 0; i < params.size(); ++i) {
+    Tensor p = params[i];
+    Tensor g = maximize ? neg(list_arg(a, 1)[i]) : list_arg(a, 1)[i];
+    if (kAdamW)
+      p.mul_(s(1 - lr * weight_decay));  // decoupled weight decay
+    else if (weight_decay != 0)
+      g = add(g, p, weight_decay);
+    Tensor m = list_arg(a, 2)[i], v = list_arg(a, 3)[i];
+    m.mul_(s(beta1)).add_(g, 1 - beta1);
+    v.mul_(s(beta2)).add_(mul(mul(g, s(1 - beta2)), g));  // torch's addcmul_ order
+    const double step = list_arg(a, 5)[i].item<double>();
+    const double step_size = lr / (1 - std::pow(beta1, step));
+    const double bias_correction2_sqrt = std::sqrt(1 - std::pow(beta2, step));
+    Tensor second = v;
+    if (amsgrad) {
+      second = list_arg(a, 4)[i];
+      second.copy_(max(second, v));  // max.other = maximum
+    }
+    const Tensor denom = add(div(sqrt(second), s(bias_correction2_sqrt)), s(eps));
+    p.add_(div(mul(m, s(-step_size)), denom));  // torch's addcdiv_ order
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<OpDecl> optim_ops() {
@@ -137,6 +202,25 @@ std::vector<OpDecl> optim_ops() {
        .doc = "torch.optim.SGD's update of every parameter in self, in place: weight decay, (Nesterov) momentum "
               "into momentum_buffer_list (set to the gradient when is_first_step; empty without momentum), then "
               "param -= lr * update.",
+       .derivative = {.none = "an optimizer update, run without grad"}},
+      {.schema = "_fused_adam_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] "
+                 "exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float "
+                 "beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? "
+                 "found_inf=None) -> ()",
+       .shape = &fused_adam_shape<false>,
+       .composite = &fused_adam_composite<false>,
+       .doc = "torch.optim.Adam's update of every parameter in self, in place: weight decay into the gradient, the "
+              "moments, AMSGrad's running maximum, bias corrections from state_steps (already incremented), "
+              "param -= lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps).",
+       .derivative = {.none = "an optimizer update, run without grad"}},
+      {.schema = "_fused_adamw_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] "
+                 "exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float "
+                 "beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? "
+                 "found_inf=None) -> ()",
+       .shape = &fused_adam_shape<true>,
+       .composite = &fused_adam_composite<true>,
+       .doc = "torch.optim.AdamW's update: _fused_adam_'s with decoupled weight decay (param *= 1 - lr * "
+              "weight_decay first).",
        .derivative = {.none = "an optimizer update, run without grad"}},
       // axle's own op (torch has no fused Adadelta), in _fused_sgd_'s form.
       {.schema = "_fused_adadelta_(Tensor(a!)[] self, Tensor[] grads, Tensor(b!)[] square_avgs, Tensor(c!)[] "

@@ -1,5 +1,4 @@
 """Adam (torch.optim.Adam): adaptive moment estimation, with optional AMSGrad."""
-import math as _math
 
 from .optimizer import Optimizer, _check_supported, _step_tensor
 
@@ -32,27 +31,32 @@ def _init_adam_state(p, state, amsgrad):
         state["max_exp_avg_sq"] = _axle.zeros_like(p)
 
 
-def _adam_moments_update(p, grad, state, beta1, beta2, lr, eps, amsgrad):
-    """The part Adam and AdamW share: moments, bias corrections and the parameter
-    update p -= lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps).
-    The step counter was already incremented."""
-    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-    exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)
-
-    step = state["step"].item()
-    bias_correction1 = 1 - beta1 ** step
-    bias_correction2_sqrt = _math.sqrt(1 - beta2 ** step)
-    step_size = lr / bias_correction1
-
-    if amsgrad:
-        max_exp_avg_sq = state["max_exp_avg_sq"]
-        max_exp_avg_sq.copy_(_axle.maximum(max_exp_avg_sq, exp_avg_sq))
-        second = max_exp_avg_sq
-    else:
-        second = exp_avg_sq
-    denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
-    p.add_(exp_avg * -step_size / denom)
+def _adam_step(optimizer, group, op):
+    """One step of a group through the declared op (_fused_adam_ or
+    _fused_adamw_: torch's single-tensor math per element), one call per device.
+    The step counters are incremented first, as torch's fused path does."""
+    beta1, beta2 = group["betas"]
+    calls = {}  # device -> [params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps]
+    for p in group["params"]:
+        grad = p.grad
+        if grad is None:
+            continue
+        if any(s == 0 and n > 1 for s, n in zip(grad.stride(), grad.shape)):
+            grad = grad.contiguous()  # an expanded gradient: the op's gradient list is written-to
+        state = optimizer.state[p]
+        _init_adam_state(p, state, group["amsgrad"])
+        step = _step_tensor(state)
+        step.add_(1)
+        lists = calls.setdefault(str(p.device), ([], [], [], [], [], []))
+        for lst, t in zip(lists, (p, grad, state["exp_avg"], state["exp_avg_sq"])):
+            lst.append(t)
+        if group["amsgrad"]:
+            lists[4].append(state["max_exp_avg_sq"])
+        lists[5].append(step)
+    for params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps in calls.values():
+        op(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, lr=group["lr"], beta1=beta1, beta2=beta2,
+           weight_decay=group["weight_decay"], eps=group["eps"], amsgrad=group["amsgrad"],
+           maximize=group["maximize"])
 
 
 class Adam(Optimizer):
@@ -67,6 +71,8 @@ class Adam(Optimizer):
             \frac{m}{\sqrt{\hat v} / \sqrt{1 - \beta_2^t} + \epsilon}
 
     where :math:`\hat v` is :math:`v`, or with ``amsgrad`` the running maximum of :math:`v`.
+    The parameters of a group go to one ``_fused_adam_`` call per device (the
+    same math; one pass per parameter where a kernel serves it).
 
     Args:
         params: tensors or parameter groups to optimize.
@@ -98,17 +104,5 @@ class Adam(Optimizer):
         loss = self._evaluate_closure(closure)
         with _axle.no_grad():
             for group in self.param_groups:
-                beta1, beta2 = group["betas"]
-                weight_decay = group["weight_decay"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = p.grad.neg() if group["maximize"] else p.grad
-                    state = self.state[p]
-                    _init_adam_state(p, state, group["amsgrad"])
-                    _step_tensor(state).add_(1)
-                    if weight_decay != 0:
-                        grad = grad.add(p, alpha=weight_decay)
-                    _adam_moments_update(p, grad, state, beta1, beta2, group["lr"], group["eps"],
-                                         group["amsgrad"])
+                _adam_step(self, group, _axle._fused_adam_)
         return loss

@@ -1,6 +1,6 @@
 """AdamW (torch.optim.AdamW): Adam with decoupled weight decay."""
-from .adam import _adam_moments_update, _check_adam_args, _init_adam_state
-from .optimizer import Optimizer, _check_supported, _step_tensor
+from .adam import _adam_step, _check_adam_args
+from .optimizer import Optimizer, _check_supported
 
 import axle as _axle
 
@@ -40,15 +40,5 @@ class AdamW(Optimizer):
         loss = self._evaluate_closure(closure)
         with _axle.no_grad():
             for group in self.param_groups:
-                beta1, beta2 = group["betas"]
-                lr = group["lr"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = p.grad.neg() if group["maximize"] else p.grad
-                    state = self.state[p]
-                    _init_adam_state(p, state, group["amsgrad"])
-                    _step_tensor(state).add_(1)
-                    p.mul_(1 - lr * group["weight_decay"])  # decoupled weight decay
-                    _adam_moments_update(p, grad, state, beta1, beta2, lr, group["eps"], group["amsgrad"])
+                _adam_step(self, group, _axle._fused_adamw_)
         return loss
