@@ -130,4 +130,9 @@ bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shap
 // least 64Ki outputs, optionally plus a bias row, on oneDNN's sgemm.
 bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 
+// Sums over n contiguous floats in double (float lanes inside): of x, and of
+// (x - m)^2 (nn_backward.cpp; batch and layer normalization's statistics).
+double row_sum(const float* x, int64_t n);
+double row_squares(const float* x, int64_t n, float m);
+
 }  // namespace axle::cpu

@@ -398,13 +398,13 @@ def test_relu_out_of_place_keeps_nan_in_any_layout(layout):
 
 @pytest.mark.parametrize("affine", [True, False])
 @pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (2, 5, 9)])
-def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
+def test_batch_norm_training_runs_the_plugin_with_batch_statistics(affine, shape):
     # F.batch_norm in training (what nn.BatchNorm runs) is one
-    # _native_batch_norm_legit.no_stats call: oneDNN's forward_training primitive
-    # computes the batch's mean and biased variance into its statistics outputs
-    # (the variance then turned into 1 / sqrt(var + eps)); aten batch_norm with
-    # training=True runs the same primitive with the statistics in scratch. The
-    # outputs, the statistics and the running statistics updated from them as torch's.
+    # _native_batch_norm_legit.no_stats call: the cpu plugin's loops compute the
+    # batch's mean and 1 / sqrt(var + eps) into its statistics outputs, any rank;
+    # aten batch_norm with training=True runs oneDNN's forward_training primitive
+    # with the statistics in scratch. The outputs, the statistics and the running
+    # statistics updated from them as torch's.
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(len(shape))
     x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
@@ -418,12 +418,9 @@ def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
         got = axle.nn.functional.batch_norm(axle.tensor(x), arm, arv, A(w), A(b), True, 0.1, 1e-5)
         direct = axle.batch_norm(axle.tensor(x), A(w), A(b), None, None, True, 0.1, 1e-5, False)
         _, mean, invstd = axle._native_batch_norm_legit(axle.tensor(x), A(w), A(b), True, 0.1, 1e-5)
-    # 3-d inputs (N, C, L) are not described to oneDNN: the reference plugin serves them.
-    # (the no_stats op has no reference kernel: its composite, plugin '', runs there)
-    served = len(shape) != 3
-    assert [e["plugin"] for e in t.events if e["op"] == "_native_batch_norm_legit.no_stats"] == [
-        "cpu" if served else ""] * 2
-    assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if served else "reference"]
+    # 3-d inputs (N, C, L) are not described to oneDNN: the reference plugin serves aten batch_norm.
+    assert [e["plugin"] for e in t.events if e["op"] == "_native_batch_norm_legit.no_stats"] == ["cpu"] * 2
+    assert [e["plugin"] for e in t.events if e["op"] == "batch_norm"] == ["cpu" if len(shape) != 3 else "reference"]
     want = torch.nn.functional.batch_norm(torch.tensor(x), trm, trv, T(w), T(b), True, 0.1, 1e-5)
     np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-5, atol=2e-5)
     np.testing.assert_allclose(np.asarray(direct), want.numpy(), rtol=1e-5, atol=2e-5)
@@ -437,9 +434,9 @@ def test_batch_norm_training_runs_onednn_with_batch_statistics(affine, shape):
 
 @pytest.mark.parametrize("shape", [(4, 6, 5, 7), (8, 3), (3, 4, 9)])
 @pytest.mark.parametrize("stats", [False, True])
-def test_batch_norm_backward_in_training_runs_onednn(shape, stats):
+def test_batch_norm_backward_in_training_runs_our_loop(shape, stats):
     # native_batch_norm_backward with the batch's statistics (given, or computed
-    # by the plugin in double when None) on oneDNN's backward primitive.
+    # by the plugin in double when None) on the cpu plugin's loops, any rank.
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(len(shape) + 10 * stats)
     x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
@@ -453,7 +450,7 @@ def test_batch_norm_backward_in_training_runs_onednn(shape, stats):
     with axle.trace() as t:
         gx, gw, gb = axle.native_batch_norm_backward(*args, True, 1e-5, [1, 1, 1])
     served = [e["plugin"] for e in t.events if e["op"] == "native_batch_norm_backward"]
-    assert served == ["cpu" if len(shape) != 3 else ""], served  # 3-d: the composite
+    assert served == ["cpu"], served
     tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
     tb = torch.zeros(shape[1], requires_grad=True)
     torch.nn.functional.batch_norm(tx, None, None, tw, tb, True, 0.1, 1e-5).backward(torch.tensor(g))
