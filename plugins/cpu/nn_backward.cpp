@@ -217,8 +217,8 @@ axle_status layer_norm_backward(void*, const axle_kernel_call* c) {
 
 // native_batch_norm_backward(grad_out, input, weight, running_mean, running_var,
 // save_mean, save_invstd, train, eps, output_mask) in training: float32,
-// contiguous (N, C, ...) input and grad_out; gradients a mask leaves out are
-// not computed.
+// contiguous (N, C, ...) input and grad_out; an output that arrives without
+// memory is skipped.
 // *a += sum(g), *b += sum(g * (x - m)) over n floats (float lanes, then double).
 AXLE_ROW_LOOP void plane_sums(const float* __restrict g, const float* __restrict x, float m, int64_t n, double* a,
                               double* b) {

@@ -227,6 +227,7 @@ axle_status index_put(void*, const axle_kernel_call* c) {
       !plugin::is_contiguous(out))
     return AXLE_DECLINED;
   const axle_tensor_view& index = list.u.tensors.items[0];
+  if (index.ndim > kMaxDims) return AXLE_DECLINED;  // the result's dims below hold 2 * kMaxDims
   for (int64_t k = 1; k < list.u.tensors.count; ++k)
     if (list.u.tensors.items[k].ndim >= 0) return AXLE_DECLINED;
   if (index.ndim < 0 || !index_dtype(index.dtype) || !plugin::is_contiguous(index) ||
@@ -280,12 +281,13 @@ axle_status index_put(void*, const axle_kernel_call* c) {
     shape.src_strides[d] = vstride[index.ndim + d - 1];
   }
 
+  // Nothing to write: no index is read (the reference checks none either).
+  if (n == 0) return AXLE_OK;
   DeviceGuard guard(out.device_index);
   if (axle_status s = guard.status(c)) return s;
   bool negative = false;
   if (axle_status s = check_range(c, "index_put_", index, 0, self.sizes[0], &negative)) return s;
   if (negative) return AXLE_DECLINED;  // negative indices count from the end: the reference wraps them
-  if (n == 0) return AXLE_OK;
   const bool i32 = index.dtype == AXLE_DTYPE_INT32;
   int e = 0;
   if (accumulate) {

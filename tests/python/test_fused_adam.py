@@ -112,3 +112,20 @@ def test_the_ops_errors():
     axle._fused_adam_(p, g, m, v, [], steps, amsgrad=False, **kw)
     # first step: m = 0.1, v = 0.001, p -= 1e-3 / 0.1 * 0.1 / (sqrt(0.001) / sqrt(0.001) + 1e-8)
     np.testing.assert_allclose(p[0].numpy(), 1 - 1e-3, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adadelta"])
+def test_a_refused_step_leaves_the_step_counts(name):
+    # The op checks every parameter before writing any: when it refuses, nothing
+    # was updated, and the step counts stay where they were.
+    a, b = axle.ones(3, requires_grad=True), axle.ones(3, requires_grad=True)
+    opt = getattr(axle.optim, name)([a, b])
+    a.grad = b.grad = axle.ones(3)
+    opt.step()
+    before = a.detach().numpy().copy()
+    b.data = axle.ones(5)
+    b.grad = axle.ones(5)
+    with pytest.raises(axle.ShapeError):
+        opt.step()
+    assert float(opt.state[a]["step"]) == 1 and float(opt.state[b]["step"]) == 1
+    np.testing.assert_array_equal(a.detach().numpy(), before)

@@ -150,3 +150,39 @@ def test_errors():
         arnn.pad_sequence([axle.zeros(2, 3), axle.zeros(3, 2)])
     with pytest.raises(RuntimeError, match="Expected hidden size"):
         axle.nn.GRU(2, 4)(p, axle.zeros(1, 2, 4))
+
+
+def test_lengths_dtypes_empty_input_and_copies_like_torch():
+    x = arrays((3, 2, 1))
+    for dtype in ("int32", "int64"):
+        t = trnn.pack_padded_sequence(torch.tensor(x), torch.tensor([3, 1], dtype=getattr(torch, dtype)))
+        a = arnn.pack_padded_sequence(axle.tensor(x), axle.tensor([3, 1], dtype=getattr(axle, dtype)))
+        same_packed(a, t)
+    for call in (lambda m, L: m.pack_sequence([L.ones(0, 2)]), lambda m, L: m.pack_padded_sequence(L.ones(3, 0, 2), [])):
+        with pytest.raises(RuntimeError, match="Cannot pack empty tensors"):
+            call(trnn, torch)
+        with pytest.raises(axle.ValueError, match="Cannot pack empty tensors"):
+            call(arnn, axle)
+    # pad_sequence writes every sequence in the first one's dtype.
+    assert arnn.pad_sequence([axle.ones(2), axle.ones(1, dtype=axle.float64)]).dtype == axle.float32
+    assert trnn.pad_sequence([torch.ones(2), torch.ones(1, dtype=torch.float64)]).dtype == torch.float32
+    # unpad_sequence returns copies.
+    padded = axle.zeros(3, 2)
+    first = arnn.unpad_sequence(padded, [3, 1])[0]
+    first.fill_(5.0)
+    assert float(padded.abs().sum()) == 0.0
+
+
+def test_cells_check_sizes_with_torch_messages():
+    for mode, hx in (("GRUCell", lambda L: L.zeros(3, 4)), ("RNNCell", lambda L: L.zeros(3, 4)),
+                     ("LSTMCell", lambda L: (L.zeros(3, 4), L.zeros(3, 4)))):
+        cases = [(lambda L: L.zeros(2, 5), lambda L: None), (lambda L: L.zeros(2, 3), hx),
+                 (lambda L: L.zeros(2, 3), lambda L: L.zeros(2, 6) if mode != "LSTMCell" else
+                  (L.zeros(2, 4), L.zeros(2, 6)))]
+        for x, h in cases:
+            tm, am = getattr(torch.nn, mode)(3, 4), getattr(axle.nn, mode)(3, 4)
+            with pytest.raises(RuntimeError) as t_err:
+                tm(x(torch), h(torch))
+            with pytest.raises(axle.ShapeError) as a_err:
+                am(x(axle), h(axle))
+            assert str(a_err.value) == str(t_err.value), mode

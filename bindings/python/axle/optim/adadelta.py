@@ -70,7 +70,14 @@ class Adadelta(Optimizer):
                     for lst, t in zip(lists, (p, p.grad, state["square_avg"], state["acc_delta"])):
                         lst.append(t)
                 for params, grads, square_avgs, acc_deltas in calls.values():
-                    _axle._fused_adadelta_(params, grads, square_avgs, acc_deltas, lr=group["lr"], rho=group["rho"],
-                                           eps=group["eps"], weight_decay=group["weight_decay"],
-                                           maximize=group["maximize"])
+                    try:
+                        _axle._fused_adadelta_(params, grads, square_avgs, acc_deltas, lr=group["lr"],
+                                               rho=group["rho"], eps=group["eps"],
+                                               weight_decay=group["weight_decay"], maximize=group["maximize"])
+                    except Exception:
+                        # The op checks everything before writing: nothing was
+                        # updated, so neither are the step counts.
+                        for p in params:
+                            self.state[p]["step"] -= 1
+                        raise
         return loss

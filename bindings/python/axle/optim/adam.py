@@ -54,9 +54,16 @@ def _adam_step(optimizer, group, op):
             lists[4].append(state["max_exp_avg_sq"])
         lists[5].append(step)
     for params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps in calls.values():
-        op(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, lr=group["lr"], beta1=beta1, beta2=beta2,
-           weight_decay=group["weight_decay"], eps=group["eps"], amsgrad=group["amsgrad"],
-           maximize=group["maximize"])
+        try:
+            op(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps, lr=group["lr"], beta1=beta1,
+               beta2=beta2, weight_decay=group["weight_decay"], eps=group["eps"], amsgrad=group["amsgrad"],
+               maximize=group["maximize"])
+        except Exception:
+            # The op checks everything before writing: nothing was updated, so
+            # neither are the step counts.
+            for step in steps:
+                step.sub_(1)
+            raise
 
 
 class Adam(Optimizer):

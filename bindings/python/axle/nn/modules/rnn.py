@@ -309,11 +309,25 @@ class _CellBase(Module):
             raise ValueError("{}: Expected input to be 1D or 2D, got {}D instead".format(type(self).__name__,
                                                                                      input.dim()))
         x = input if batched else input.unsqueeze(0)
+        if x.shape[1] != self.input_size:
+            raise _axle.ShapeError("input has inconsistent input_size: got {} expected {}".format(
+                x.shape[1], self.input_size))
         if hx is None:
             hx = _axle.zeros(x.shape[0], size, dtype=input.dtype, device=input.device)
         elif not batched:
             hx = hx.unsqueeze(0)
+        self._check_hidden(x, hx, size)
         return x, hx, batched
+
+    @staticmethod
+    def _check_hidden(x, h, size):
+        # torch's checks (its LSTMCell checks the cell state as "hidden0" too).
+        if h.shape[0] != x.shape[0]:
+            raise _axle.ShapeError("Input batch size {} doesn't match hidden0 batch size {}".format(
+                x.shape[0], h.shape[0]))
+        if h.shape[1] != size:
+            raise _axle.ShapeError("hidden0 has inconsistent hidden_size: got {}, expected {}".format(
+                h.shape[1], size))
 
 
 RNNCellBase = _CellBase  # torch's public name of the cells' base class
@@ -342,6 +356,7 @@ class LSTMCell(_CellBase):
         else:
             x, h, _ = self._state(input, hx[0], self.hidden_size)
             c = hx[1] if batched else hx[1].unsqueeze(0)
+            self._check_hidden(x, c, self.hidden_size)
         h, c = _lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 

@@ -93,8 +93,10 @@ class PackedSequence(_PackedSequenceBase):
 
 
 def _lengths_list(lengths):
+    # torch takes lengths as torch.as_tensor(lengths, dtype=torch.int64): any
+    # integer (or float) values, a 1-D CPU tensor.
     if isinstance(lengths, _axle.Tensor):
-        if lengths.dim() != 1 or lengths.device.type != "cpu" or lengths.dtype != _axle.int64:
+        if lengths.dim() != 1 or lengths.device.type != "cpu":
             raise _axle.ValueError("'lengths' argument should be a 1D CPU int64 tensor, but got {}D {} {} tensor"
                                    .format(lengths.dim(), lengths.device.type, str(lengths.dtype).split(".")[-1]))
         return [int(v) for v in lengths.tolist()]
@@ -106,6 +108,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     sequences of the given lengths. With enforce_sorted the lengths must be
     decreasing; otherwise the batch is sorted first and the permutation kept."""
     values = _lengths_list(lengths)
+    if input.numel() == 0:
+        raise _axle.ValueError("Cannot pack empty tensors.")
     sorted_indices = None
     if enforce_sorted:
         if any(b > a for a, b in zip(values, values[1:])):
@@ -186,8 +190,10 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0):
             raise _axle.ShapeError("pad_sequence: sequence {} has trailing dims {}, expected {} as sequence 0's"
                                    .format(i, list(s.shape[1:]), list(trailing)))
     max_len = max(s.shape[0] for s in sequences)
+    first = sequences[0]
 
     def padded(s):
+        s = s.to(first.dtype)  # torch writes every sequence into a tensor of the first one's dtype
         if s.shape[0] == max_len:
             return s
         pad = _axle.full((max_len - s.shape[0],) + trailing, padding_value, dtype=s.dtype, device=s.device)
@@ -197,12 +203,11 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0):
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
-    """The list of sequences pad_sequence stacked: each row cut to its length."""
+    """The list of sequences pad_sequence stacked: each row cut to its length
+    (copies, as torch's)."""
     if not batch_first:
         padded_sequences = padded_sequences.transpose(0, 1)
-    return [seq.narrow(0, 0, int(length)) for seq, length in zip(padded_sequences, _lengths_list(lengths)
-                                                                  if isinstance(lengths, _axle.Tensor)
-                                                                  else lengths)]
+    return [seq.narrow(0, 0, length).clone() for seq, length in zip(padded_sequences, _lengths_list(lengths))]
 
 
 def pack_sequence(sequences, enforce_sorted=True):
