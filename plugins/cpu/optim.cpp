@@ -3,7 +3,7 @@
 // buffer and writes param and buffer, where the single-tensor algorithm makes
 // five passes and allocates the weight-decayed gradient (a ResNet-18 step: 11
 // million parameters, memory-bound). Each element goes through torch's
-// sequence of operations (same roundings except for contraction into FMA).
+// sequence of operations, with the same roundings (no contraction into FMA).
 // _fused_adadelta_ and _fused_adam_ / _fused_adamw_ likewise: one pass over
 // param, gradient and the optimizer's state where the single-tensor algorithm
 // makes about fourteen (Adadelta) or twelve (Adam).
@@ -12,7 +12,7 @@
 #include "kernels.h"
 
 #include <cmath>
-#include <type_traits>
+#include <initializer_list>
 
 namespace axle::cpu {
 namespace {
@@ -58,17 +58,52 @@ void sgd_range(T* p, const T* g, T* buf, int64_t n, const SgdParams& s) {
   sgd_loop<T, false, false>(p, g, buf, n, s);
 }
 
-// Whether param i can be updated as flat memory: dense, its gradient and
-// buffer of its layout and dtype, no two of them overlapping (the loop reads
-// them through restrict pointers).
-bool flat(const axle_tensor_view& p, const axle_tensor_view& g, const axle_tensor_view* buf) {
+// Whether a parameter can be updated as flat memory: p dense, float32 or
+// float64, and its tensors in the other lists (the gradient, the optimizer's
+// state; nullptr: a list not given) of its dtype and layout, no two of them
+// overlapping (the loops read them through restrict pointers).
+bool flat(const axle_tensor_view& p, std::initializer_list<const axle_tensor_view*> others) {
   const Shape ps = Shape::of(p);
-  if (p.dtype != AXLE_DTYPE_FLOAT32 && p.dtype != AXLE_DTYPE_FLOAT64) return false;
-  if (!ps.is_dense() || ps.has_zero_stride() || g.dtype != p.dtype || !ps.same_layout(Shape::of(g)) ||
-      plugin::views_overlap(p, g))
+  if ((p.dtype != AXLE_DTYPE_FLOAT32 && p.dtype != AXLE_DTYPE_FLOAT64) || !ps.is_dense() || ps.has_zero_stride())
     return false;
-  return !buf || (buf->dtype == p.dtype && ps.same_layout(Shape::of(*buf)) && !plugin::views_overlap(*buf, p) &&
-                  !plugin::views_overlap(*buf, g));
+  for (auto it = others.begin(); it != others.end(); ++it) {
+    const axle_tensor_view* t = *it;
+    if (!t) continue;
+    if (t->dtype != p.dtype || !ps.same_layout(Shape::of(*t)) || plugin::views_overlap(p, *t)) return false;
+    for (auto before = others.begin(); before != it; ++before)
+      if (*before && plugin::views_overlap(**before, *t)) return false;
+  }
+  return true;
+}
+
+// Tensor i of a list argument, nullptr when the list is empty.
+const axle_tensor_view* item(const axle_value& list, int64_t i) {
+  return i < list.u.tensors.count ? &list.u.tensors.items[i] : nullptr;
+}
+
+// Element b of tensor i of a list as T*, nullptr when the list is empty.
+template <typename T>
+T* at(const axle_value& list, int64_t i, int64_t b) {
+  const axle_tensor_view* t = item(list, i);
+  return t ? static_cast<T*>(t->data) + b : nullptr;
+}
+
+// update(T{}, i, b, e) over the element ranges [b, e) of every nonempty
+// parameter i (split across threads from 256 Ki elements), T float or double
+// as the parameter's dtype.
+template <typename Update>
+void for_each_range(const axle_value& params, Update&& update) {
+  for (int64_t i = 0; i < params.u.tensors.count; ++i) {
+    const axle_tensor_view& p = params.u.tensors.items[i];
+    const int64_t n = plugin::numel(p);
+    if (n == 0) continue;
+    parallel_ranges(n, n >= (int64_t{1} << 18) ? thread_count() : 1, 16, [&](int64_t b, int64_t e) {
+      if (p.dtype == AXLE_DTYPE_FLOAT32)
+        update(float{}, i, b, e);
+      else
+        update(double{}, i, b, e);
+    });
+  }
 }
 
 // _fused_sgd_(self, grads, momentum_buffer_list, *, weight_decay, momentum, lr,
@@ -84,23 +119,12 @@ axle_status fused_sgd(void*, const axle_kernel_call* c) {
     return plugin::decline(c, "list lengths");
   // Every parameter is checked before any is written.
   for (int64_t i = 0; i < count; ++i)
-    if (!flat(params.u.tensors.items[i], grads.u.tensors.items[i], momentum ? &bufs.u.tensors.items[i] : nullptr))
+    if (!flat(params.u.tensors.items[i], {item(grads, i), momentum ? item(bufs, i) : nullptr}))
       return plugin::decline(c, "a parameter that is not dense with its gradient and buffer in its layout");
-  for (int64_t i = 0; i < count; ++i) {
-    const axle_tensor_view& p = params.u.tensors.items[i];
-    const int64_t n = plugin::numel(p);
-    if (n == 0) continue;
-    void* buf = momentum ? bufs.u.tensors.items[i].data : nullptr;
-    const int threads = n >= (int64_t{1} << 18) ? thread_count() : 1;
-    parallel_ranges(n, threads, 16, [&](int64_t b, int64_t e) {
-      if (p.dtype == AXLE_DTYPE_FLOAT32)
-        sgd_range(static_cast<float*>(p.data) + b, static_cast<const float*>(grads.u.tensors.items[i].data) + b,
-                  buf ? static_cast<float*>(buf) + b : nullptr, e - b, s);
-      else
-        sgd_range(static_cast<double*>(p.data) + b, static_cast<const double*>(grads.u.tensors.items[i].data) + b,
-                  buf ? static_cast<double*>(buf) + b : nullptr, e - b, s);
-    });
-  }
+  for_each_range(params, [&](auto zero, int64_t i, int64_t b, int64_t e) {
+    using T = decltype(zero);
+    sgd_range(at<T>(params, i, b), at<T>(grads, i, b), momentum ? at<T>(bufs, i, b) : nullptr, e - b, s);
+  });
   return AXLE_OK;
 }
 
@@ -140,27 +164,13 @@ axle_status fused_adadelta(void*, const axle_kernel_call* c) {
   if (grads.u.tensors.count != count || vs.u.tensors.count != count || us.u.tensors.count != count)
     return plugin::decline(c, "list lengths");
   // Every parameter is checked before any is written.
-  for (int64_t i = 0; i < count; ++i) {
-    const axle_tensor_view &p = params.u.tensors.items[i], &g = grads.u.tensors.items[i];
-    const axle_tensor_view &v = vs.u.tensors.items[i], &u = us.u.tensors.items[i];
-    if (!flat(p, g, &v) || !flat(p, g, &u) || plugin::views_overlap(u, v))
+  for (int64_t i = 0; i < count; ++i)
+    if (!flat(params.u.tensors.items[i], {item(grads, i), item(vs, i), item(us, i)}))
       return plugin::decline(c, "a parameter that is not dense with its gradient and state in its layout");
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    const axle_tensor_view& p = params.u.tensors.items[i];
-    const int64_t n = plugin::numel(p);
-    if (n == 0) continue;
-    void *g = grads.u.tensors.items[i].data, *v = vs.u.tensors.items[i].data, *u = us.u.tensors.items[i].data;
-    const int threads = n >= (int64_t{1} << 18) ? thread_count() : 1;
-    parallel_ranges(n, threads, 16, [&](int64_t b, int64_t e) {
-      if (p.dtype == AXLE_DTYPE_FLOAT32)
-        adadelta_range(static_cast<float*>(p.data) + b, static_cast<const float*>(g) + b, static_cast<float*>(v) + b,
-                       static_cast<float*>(u) + b, e - b, s);
-      else
-        adadelta_range(static_cast<double*>(p.data) + b, static_cast<const double*>(g) + b, static_cast<double*>(v) + b,
-                       static_cast<double*>(u) + b, e - b, s);
-    });
-  }
+  for_each_range(params, [&](auto zero, int64_t i, int64_t b, int64_t e) {
+    using T = decltype(zero);
+    adadelta_range(at<T>(params, i, b), at<T>(grads, i, b), at<T>(vs, i, b), at<T>(us, i, b), e - b, s);
+  });
   return AXLE_OK;
 }
 
@@ -220,39 +230,23 @@ axle_status fused_adam(void*, const axle_kernel_call* c) {
     return plugin::decline(c, "list lengths");
   // Every parameter is checked before any is written.
   for (int64_t i = 0; i < count; ++i) {
-    const axle_tensor_view &p = params.u.tensors.items[i], &g = grads.u.tensors.items[i];
-    const axle_tensor_view &m = ms.u.tensors.items[i], &v = vs.u.tensors.items[i], &t = steps.u.tensors.items[i];
-    if (!flat(p, g, &m) || !flat(p, g, &v) || plugin::views_overlap(m, v) ||
-        (s.amsgrad && (!flat(p, g, &vmaxs.u.tensors.items[i]) || plugin::views_overlap(vmaxs.u.tensors.items[i], m) ||
-                       plugin::views_overlap(vmaxs.u.tensors.items[i], v))))
+    if (!flat(params.u.tensors.items[i],
+              {item(grads, i), item(ms, i), item(vs, i), s.amsgrad ? item(vmaxs, i) : nullptr}))
       return plugin::decline(c, "a parameter that is not dense with its gradient and state in its layout");
+    const axle_tensor_view& t = steps.u.tensors.items[i];
     if (t.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(t) != 1)
       return plugin::decline(c, "a step count that is not one float32");
   }
-  for (int64_t i = 0; i < count; ++i) {
-    const axle_tensor_view& p = params.u.tensors.items[i];
-    const int64_t n = plugin::numel(p);
-    if (n == 0) continue;
+  for_each_range(params, [&](auto zero, int64_t i, int64_t b, int64_t e) {
+    using T = decltype(zero);
     const double step = *static_cast<const float*>(steps.u.tensors.items[i].data);
     const double step_size = s.lr / (1 - std::pow(s.beta1, step)), bc2 = std::sqrt(1 - std::pow(s.beta2, step));
-    void *g = grads.u.tensors.items[i].data, *m = ms.u.tensors.items[i].data, *v = vs.u.tensors.items[i].data;
-    void* vmax = s.amsgrad ? vmaxs.u.tensors.items[i].data : nullptr;
-    const int threads = n >= (int64_t{1} << 18) ? thread_count() : 1;
-    parallel_ranges(n, threads, 16, [&](int64_t b, int64_t e) {
-      auto run = [&](auto* typed) {
-        using T = std::remove_pointer_t<decltype(typed)>;
-        auto at = [&](void* q) { return q ? static_cast<T*>(q) + b : nullptr; };
-        if (s.amsgrad)
-          adam_range<T, true>(at(p.data), at(g), at(m), at(v), at(vmax), e - b, s, step_size, bc2);
-        else
-          adam_range<T, false>(at(p.data), at(g), at(m), at(v), nullptr, e - b, s, step_size, bc2);
-      };
-      if (p.dtype == AXLE_DTYPE_FLOAT32)
-        run(static_cast<float*>(nullptr));
-      else
-        run(static_cast<double*>(nullptr));
-    });
-  }
+    T *p = at<T>(params, i, b), *g = at<T>(grads, i, b), *m = at<T>(ms, i, b), *v = at<T>(vs, i, b);
+    if (s.amsgrad)
+      adam_range<T, true>(p, g, m, v, at<T>(vmaxs, i, b), e - b, s, step_size, bc2);
+    else
+      adam_range<T, false>(p, g, m, v, nullptr, e - b, s, step_size, bc2);
+  });
   return AXLE_OK;
 }
 

@@ -62,11 +62,8 @@ void check_lists(const char* op, const Stack& a, std::initializer_list<StateList
 void check_fused_sgd(const char* op, const Stack& a) {
   AXLE_CHECK(a[10].is_none() && a[11].is_none(), NotImplementedError, op,
              ": grad_scale and found_inf (AMP gradient unscaling) are not supported");
-  const bool momentum = a[4].to_double() != 0;
-  AXLE_CHECK(momentum || list_arg(a, 2).empty() || list_arg(a, 2).size() == list_arg(a, 0).size(), ShapeError, op,
-             ": expected one momentum buffer per parameter (", list_arg(a, 0).size(),
-             ") or none without momentum, got ", list_arg(a, 2).size());
-  check_lists(op, a, {{1, "gradient"}, {2, "momentum buffer", !momentum}});
+  // Without momentum the buffers may be left out.
+  check_lists(op, a, {{1, "gradient"}, {2, "momentum buffer", a[4].to_double() == 0}});
 }
 
 void fused_sgd_shape(ShapeContext& c) {
@@ -140,9 +137,6 @@ void check_fused_adam(const char* op, const Stack& a) {
   const bool amsgrad = a[11].to_bool();
   check_lists(op, a,
               {{1, "gradient"}, {2, "first moment"}, {3, "second moment"}, {4, "maximum second moment", !amsgrad}});
-  AXLE_CHECK(!amsgrad || list_arg(a, 4).size() == list_arg(a, 0).size(), ShapeError, op,
-             ": expected one maximum second moment per parameter (", list_arg(a, 0).size(), ") with amsgrad, got ",
-             list_arg(a, 4).size());
   const std::vector<Tensor>& steps = list_arg(a, 5);
   AXLE_CHECK(steps.size() == list_arg(a, 0).size(), ShapeError, op, ": expected one step count per parameter (",
              list_arg(a, 0).size(), "), got ", steps.size());
@@ -151,7 +145,6 @@ void check_fused_adam(const char* op, const Stack& a) {
                "parameter ", i, ", got ", steps[i].defined() ? str(steps[i].sizes()) : "undefined");
 }
 
-template <bool kAdamW>
 void fused_adam_shape(ShapeContext& c) {
   check_fused_adam(c.op, c.args);
   c.outputs.clear();
@@ -207,7 +200,7 @@ std::vector<OpDecl> optim_ops() {
                  "exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float "
                  "beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? "
                  "found_inf=None) -> ()",
-       .shape = &fused_adam_shape<false>,
+       .shape = &fused_adam_shape,
        .composite = &fused_adam_composite<false>,
        .doc = "torch.optim.Adam's update of every parameter in self, in place: weight decay into the gradient, the "
               "moments, AMSGrad's running maximum, bias corrections from state_steps (already incremented), "
@@ -217,7 +210,7 @@ std::vector<OpDecl> optim_ops() {
                  "exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float "
                  "beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? "
                  "found_inf=None) -> ()",
-       .shape = &fused_adam_shape<true>,
+       .shape = &fused_adam_shape,
        .composite = &fused_adam_composite<true>,
        .doc = "torch.optim.AdamW's update: _fused_adam_'s with decoupled weight decay (param *= 1 - lr * "
               "weight_decay first).",
