@@ -130,9 +130,12 @@ bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shap
 // least 64Ki outputs, optionally plus a bias row, on oneDNN's sgemm.
 bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 
-// Sums over n contiguous floats in double (float lanes inside): of x, and of
-// (x - m)^2 (nn_backward.cpp; batch and layer normalization's statistics).
-double row_sum(const float* x, int64_t n);
-double row_squares(const float* x, int64_t n, float m);
+// Batch normalization's statistics of channel k of a contiguous float32
+// (N, C, plane) tensor: the mean and 1 / sqrt(var + eps), the biased variance
+// about the mean, summed in double over the channel's planes (nn_backward.cpp).
+void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, int64_t k, double eps, float* mean,
+                        float* invstd);
+// acc[j] += p[r * stride + j] for every row r < rows and j < n (reduction.cpp).
+void add_rows(const float* p, int64_t rows, int64_t stride, int64_t n, double* acc);
 
 }  // namespace axle::cpu

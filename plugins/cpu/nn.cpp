@@ -159,11 +159,6 @@ axle_status batch_norm(void*, const axle_kernel_call* c) {
   });
 }
 
-// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum,
-// eps) -> (out, save_mean, save_invstd): oneDNN's training forward writes the
-// batch's mean and (biased) variance into the outputs, the variance then
-// becomes 1 / sqrt(var + eps) in place. float32 input (a bfloat16 one has
-// float32 statistics: declined), float32 parameters.
 // y = (x - m) * a + b over n floats.
 __attribute__((target_clones("avx512f", "avx2", "default"))) void normalize_plane(const float* __restrict x, float m,
                                                                                   float a, float b, int64_t n,
@@ -181,23 +176,22 @@ void batch_norm_training_loops(const Shape& src, const Shape& dst, const float* 
   const int64_t n = src.dims[0], ch = src.dims[1], total = src.numel(), plane = total / (n * ch);
   const auto* x = static_cast<const float*>(src.data);
   auto* y = static_cast<float*>(dst.data);
-  const double count = static_cast<double>(n * plane);
   parallel_ranges(ch, total >= (int64_t{1} << 15) ? thread_count() : 1, 1, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
-      double sum = 0, sq = 0;
-      for (int64_t i = 0; i < n; ++i) sum += row_sum(x + (i * ch + k) * plane, plane);
-      const float m = static_cast<float>(sum / count);
-      for (int64_t i = 0; i < n; ++i) sq += row_squares(x + (i * ch + k) * plane, plane, m);
-      const float r = static_cast<float>(1.0 / std::sqrt(sq / count + eps));
-      mean[k] = m;
-      invstd[k] = r;
-      const float a = r * (w ? w[k] : 1.0f), shift = b ? b[k] : 0.0f;
+      channel_statistics(x, n, ch, plane, k, eps, &mean[k], &invstd[k]);
+      const float a = invstd[k] * (w ? w[k] : 1.0f), shift = b ? b[k] : 0.0f;
       for (int64_t i = 0; i < n; ++i)
-        normalize_plane(x + (i * ch + k) * plane, m, a, shift, plane, y + (i * ch + k) * plane);
+        normalize_plane(x + (i * ch + k) * plane, mean[k], a, shift, plane, y + (i * ch + k) * plane);
     }
   });
 }
 
+// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum,
+// eps) -> (out, save_mean, save_invstd) for float32 input (a bfloat16 one has
+// float32 statistics: declined) and parameters: contiguous inputs on the loops
+// above; other layouts on oneDNN's training forward, which writes the batch's
+// mean and (biased) variance into the outputs, the variance then turned into
+// 1 / sqrt(var + eps) in place.
 axle_status batch_norm_no_stats(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     Shape src, dst;
@@ -215,7 +209,6 @@ axle_status batch_norm_no_stats(void*, const axle_kernel_call* c) {
                                 static_cast<float*>(mv.data), static_cast<float*>(iv.data), eps);
       return AXLE_OK;
     }
-    // Other layouts (channels_last): oneDNN's primitive.
     if (axle_status s = run_batch_norm(c, src, dst, scale, shift, mv.data, iv.data, true, eps)) return s;
     auto* inv = static_cast<float*>(iv.data);
     for (int64_t k = 0; k < channels; ++k) inv[k] = static_cast<float>(1.0 / std::sqrt(double{inv[k]} + eps));

@@ -16,9 +16,10 @@
 
 namespace axle::cpu {
 
+namespace {
+
 // Row loops, vectorized by the compiler (target_clones): float partial sums in
-// kLanes lanes (each sums n / kLanes terms), added up in double. row_sum and
-// row_squares are shared with nn.cpp (kernels.h).
+// kLanes lanes (each sums n / kLanes terms), added up in double.
 constexpr int kLanes = 16;
 #define AXLE_ROW_LOOP __attribute__((target_clones("avx512f", "avx2", "default")))
 
@@ -47,6 +48,19 @@ AXLE_ROW_LOOP double row_squares(const float* __restrict x, int64_t n, float m) 
   for (float a : acc) s += a;
   for (; j < n; ++j) s += static_cast<double>(x[j] - m) * (x[j] - m);
   return s;
+}
+
+}  // namespace
+
+void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, int64_t k, double eps, float* mean,
+                        float* invstd) {
+  const double count = static_cast<double>(n * plane);
+  double sum = 0, sq = 0;
+  for (int64_t i = 0; i < n; ++i) sum += row_sum(x + (i * ch + k) * plane, plane);
+  const float m = static_cast<float>(sum / count);
+  for (int64_t i = 0; i < n; ++i) sq += row_squares(x + (i * ch + k) * plane, plane, m);
+  *mean = m;
+  *invstd = static_cast<float>(1.0 / std::sqrt(sq / count + eps));
 }
 
 namespace {
@@ -276,15 +290,10 @@ axle_status batch_norm_backward(void*, const axle_kernel_call* c) {
   parallel_ranges(ch, total >= (int64_t{1} << 15) ? thread_count() : 1, 1, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
       float m, r;
-      if (given_mean && given_invstd) {
+      if (given_mean && given_invstd)
         m = given_mean[k], r = given_invstd[k];
-      } else {
-        double sum = 0, sq = 0;
-        for (int64_t b = 0; b < n; ++b) sum += row_sum(x + (b * ch + k) * plane, plane);
-        m = static_cast<float>(sum / count);
-        for (int64_t b = 0; b < n; ++b) sq += row_squares(x + (b * ch + k) * plane, plane, m);
-        r = static_cast<float>(1.0 / std::sqrt(sq / count + eps));
-      }
+      else
+        channel_statistics(x, n, ch, plane, k, eps, &m, &r);
       double sum_g = 0, dot = 0;
       for (int64_t b = 0; b < n; ++b) {
         const int64_t at = (b * ch + k) * plane;

@@ -168,8 +168,7 @@ int threads_for(int64_t elements) { return elements >= (int64_t{1} << 15) ? thre
 // order (deterministic).
 void batch_sum(const float* rows_data, int64_t rows, int64_t width, float* out) {
   std::vector<double> acc(static_cast<size_t>(width));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < width; ++j) acc[static_cast<size_t>(j)] += rows_data[r * width + j];
+  add_rows(rows_data, rows, width, width, acc.data());
   for (int64_t j = 0; j < width; ++j) out[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
 }
 
@@ -259,7 +258,6 @@ axle_status gru_cell_backward(void*, const axle_kernel_call* c) {
   auto* gi = static_cast<float*>(c->outputs[0].data);
   auto* gh = static_cast<float*>(c->outputs[1].data);
   auto* ghx = static_cast<float*>(c->outputs[2].data);
-  if (rows > 0 && !ghy) return AXLE_DECLINED;
   parallel_ranges(rows, threads_for(rows * 3 * h), 1, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r)
       gru_row_backward(ghy + r * h, ws + r * 5 * h, h, gi + r * 3 * h, gh + r * 3 * h, ghx + r * h);

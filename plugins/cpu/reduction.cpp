@@ -10,6 +10,17 @@
 #include <vector>
 
 namespace axle::cpu {
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void add_rows(const float* __restrict p, int64_t rows,
+                                                                           int64_t stride, int64_t n,
+                                                                           double* __restrict acc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = p + r * stride;
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) acc[j] += row[j];
+  }
+}
+
 namespace {
 
 using plugin::arg_bool;
@@ -71,17 +82,6 @@ axle_status reduce(const axle_kernel_call* c, dnnl::algorithm alg, int dim_arg, 
   if (!p->declined.empty()) return plugin::decline(c, p->declined);
   execute(*p, {src.data, dst.data});
   return AXLE_OK;
-}
-
-// acc[j] += p[r * stride + j] for every row r < rows and j < n.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void add_rows(const float* __restrict p, int64_t rows,
-                                                                           int64_t stride, int64_t n,
-                                                                           double* __restrict acc) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* row = p + r * stride;
-#pragma omp simd
-    for (int64_t j = 0; j < n; ++j) acc[j] += row[j];
-  }
 }
 
 // sum / mean of float32 over leading dims, our loops where oneDNN's reduction
