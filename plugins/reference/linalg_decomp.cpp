@@ -238,10 +238,8 @@ void complete_basis(Dense& u, int64_t rows, int64_t cols, std::vector<bool> have
   }
 }
 
-// A (m x n, m >= n) = U S V^T by one-sided Jacobi: u (m x uc, uc = n or m),
-// s (n, descending), v (n x n).
-// Singular values s (descending) of a (m x n, m >= n) by one-sided Jacobi
-// rotations and, when `vectors`, u (m x uc) and v (n x n).
+// A (m x n, m >= n) = U S V^T by one-sided Jacobi rotations: s (n,
+// descending) and, when `vectors`, u (m x uc, uc = n or m) and v (n x n).
 void jacobi_svd(const Dense& a, int64_t m, int64_t n, int64_t uc, Dense& u, std::vector<double>& s, Dense& v,
                 bool vectors) {
   Dense x = a;  // columns rotated until orthogonal: x = U S
