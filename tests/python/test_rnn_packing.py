@@ -186,3 +186,19 @@ def test_cells_check_sizes_with_torch_messages():
             with pytest.raises(axle.ShapeError) as a_err:
                 am(x(axle), h(axle))
             assert str(a_err.value) == str(t_err.value), mode
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_modules_check_initial_states_with_torch_messages(packed):
+    # Both paths check h0 and (LSTM) c0 with torch's messages: hidden[0] / hidden[1] for an LSTM.
+    for mode, bad in (("LSTM", lambda L: (L.zeros(1, 2, 3), L.zeros(1, 1, 3))),
+                      ("LSTM", lambda L: (L.zeros(1, 1, 3), L.zeros(1, 2, 3))),
+                      ("GRU", lambda L: L.zeros(1, 2, 3))):
+        errors = []
+        for L, R in ((torch, trnn), (axle, arnn)):
+            m = getattr(L.nn, mode)(2, 3)
+            x = L.zeros(4, 1, 2)
+            with pytest.raises(RuntimeError) as err:
+                m(R.pack_padded_sequence(x, [4]) if packed else x, bad(L))
+            errors.append(str(err.value))
+        assert errors[0] == errors[1], mode

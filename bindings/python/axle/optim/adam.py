@@ -1,6 +1,6 @@
 """Adam (torch.optim.Adam): adaptive moment estimation, with optional AMSGrad."""
 
-from .optimizer import Optimizer, _check_supported, _step_tensor
+from .optimizer import Optimizer, _check_supported, _step_tensor, _written_grad
 
 import axle as _axle
 
@@ -38,11 +38,9 @@ def _adam_step(optimizer, group, op):
     beta1, beta2 = group["betas"]
     calls = {}  # device -> [params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps]
     for p in group["params"]:
-        grad = p.grad
-        if grad is None:
+        if p.grad is None:
             continue
-        if any(s == 0 and n > 1 for s, n in zip(grad.stride(), grad.shape)):
-            grad = grad.contiguous()  # an expanded gradient: the op's gradient list is written-to
+        grad = _written_grad(p.grad)
         state = optimizer.state[p]
         _init_adam_state(p, state, group["amsgrad"])
         step = _step_tensor(state)

@@ -36,6 +36,15 @@ def _step_tensor(state):
         step = state["step"] = _axle.tensor(float(step or 0), dtype=_axle.float32)
     return step
 
+def _written_grad(grad):
+    """A gradient for a fused op whose gradient list is written to (aten's
+    _fused_sgd_ / _fused_adam_ schemas): an expanded one (stride 0), which no
+    op may write, made dense; any other as it is."""
+    if any(s == 0 and n > 1 for s, n in zip(grad.stride(), grad.shape)):
+        return grad.contiguous()
+    return grad
+
+
 _TENSOR_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                       "bfloat16": "BFloat16Tensor", "int8": "CharTensor", "uint8": "ByteTensor",
                       "int16": "ShortTensor", "int32": "IntTensor", "int64": "LongTensor", "bool": "BoolTensor"}

@@ -1,5 +1,5 @@
 """Stochastic gradient descent, optionally with (Nesterov) momentum (torch.optim.SGD)."""
-from .optimizer import Optimizer, _check_supported, required
+from .optimizer import Optimizer, _check_supported, _written_grad, required
 
 import axle as _axle
 
@@ -61,11 +61,9 @@ class SGD(Optimizer):
                 # (device, first step) -> [params, grads, buffers]
                 calls = {}
                 for p in group["params"]:
-                    grad = p.grad
-                    if grad is None:
+                    if p.grad is None:
                         continue
-                    if any(s == 0 and n > 1 for s, n in zip(grad.stride(), grad.shape)):
-                        grad = grad.contiguous()  # an expanded gradient: the op's lists are written-to tensors
+                    grad = _written_grad(p.grad)
                     buf = self.state[p].get("momentum_buffer")
                     first = momentum != 0 and buf is None
                     if first:

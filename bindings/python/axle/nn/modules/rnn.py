@@ -15,6 +15,7 @@ import axle as _axle
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -163,43 +164,51 @@ class RNNBase(Module):
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
 
+    def _initial_states(self, hx, batch, like, order=None):
+        """(h0, c0 or None), each [layers * directions, batch, size]: hx's, checked
+        with torch's messages (and reordered along the batch by `order`), or zeros
+        of `like`'s dtype and device."""
+        lstm = self.mode == "LSTM"
+        rows = (2 if self.bidirectional else 1) * self.num_layers
+        given = (None, None) if hx is None else tuple(hx) if lstm else (hx, None)
+        sizes = (self.proj_size if self.proj_size > 0 else self.hidden_size, self.hidden_size)
+        states = []
+        for k in range(2 if lstm else 1):
+            state, expected = given[k], (rows, batch, sizes[k])
+            if state is None:
+                state = _axle.zeros(expected, dtype=like.dtype, device=like.device)
+            elif tuple(state.shape) != expected:
+                name = "hidden[%d]" % k if lstm else "hidden"
+                raise RuntimeError("Expected {} size {}, got {}".format(name, expected, list(state.shape)))
+            elif order is not None:
+                state = state.index_select(1, order)
+            states.append(state)
+        return states[0], states[1] if lstm else None
+
+    def _mode(self):
+        return self.mode if self.mode != "RNN" else "RNN_" + self.nonlinearity.upper()
+
     def _run_packed(self, input, hx):
         """The recurrence over a PackedSequence (torch's order: hx is in the
         batch's original order, permuted to the sorted one and back)."""
-        from .._rnn_functional import _packed
-        from ..utils.rnn import PackedSequence
+        from .._rnn_functional import _packed  # it imports this module
         data, batch_sizes, sorted_indices, unsorted_indices = input
-        batch = int(batch_sizes[0]) if batch_sizes.numel() else 0
-        directions = 2 if self.bidirectional else 1
-        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        lstm = self.mode == "LSTM"
         if data.shape[-1] != self.input_size:
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
                 self.input_size, data.shape[-1]))
-
-        def state(given, size):
-            if given is None:
-                return _axle.zeros(directions * self.num_layers, batch, size, dtype=data.dtype, device=data.device)
-            expected = (directions * self.num_layers, batch, size)
-            if tuple(given.shape) != expected:
-                raise RuntimeError("Expected hidden size {}, got {}".format(expected, list(given.shape)))
-            return given if sorted_indices is None else given.index_select(1, sorted_indices)
-
-        h0 = state(hx[0] if lstm and hx is not None else hx, real_hidden)
-        c0 = state(hx[1] if hx is not None else None, self.hidden_size) if lstm else None
-        mode = self.mode if self.mode != "RNN" else "RNN_" + self.nonlinearity.upper()
-        output, h_n, c_n = _packed(mode, data, batch_sizes, h0, c0, self._flat_weights, self.bias, self.num_layers,
-                                   self.dropout, self.training, self.bidirectional)
+        batch = int(batch_sizes[0]) if batch_sizes.numel() else 0
+        h0, c0 = self._initial_states(hx, batch, data, sorted_indices)
+        output, h_n, c_n = _packed(self._mode(), data, batch_sizes, h0, c0, self._flat_weights, self.bias,
+                                   self.num_layers, self.dropout, self.training, self.bidirectional)
         if unsorted_indices is not None:
             h_n = h_n.index_select(1, unsorted_indices)
-            c_n = c_n.index_select(1, unsorted_indices) if lstm else None
+            c_n = None if c_n is None else c_n.index_select(1, unsorted_indices)
         packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
-        return packed, (h_n, c_n) if lstm else h_n
+        return packed, (h_n, c_n) if self.mode == "LSTM" else h_n
 
     def _run(self, input, hx):
         """The stacked, possibly bidirectional recurrence: the output sequence and
         the final states (one [layers * directions, batch, hidden] tensor per state)."""
-        from ..utils.rnn import PackedSequence
         if isinstance(input, PackedSequence):
             return self._run_packed(input, hx)
         batched = input.dim() == 3
@@ -212,27 +221,15 @@ class RNNBase(Module):
         if input.shape[-1] != self.input_size:
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected {}, got {}".format(
                 self.input_size, input.shape[-1]))
-        batch = input.shape[1]
-        directions = 2 if self.bidirectional else 1
-        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         lstm = self.mode == "LSTM"
-        zeros = lambda size: _axle.zeros(directions * self.num_layers, batch, size, dtype=input.dtype,  # noqa: E731
-                                         device=input.device)
-        if hx is None:
-            h0, c0 = zeros(real_hidden), zeros(self.hidden_size) if lstm else None
-        elif lstm:
-            h0, c0 = hx
-            if not batched:
-                h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
-        else:
-            h0, c0 = hx.unsqueeze(1) if not batched else hx, None
-        expected = (directions * self.num_layers, batch, real_hidden)
-        if tuple(h0.shape) != expected:
-            raise RuntimeError("Expected hidden size {}, got {}".format(expected, list(h0.shape)))
+        if hx is not None and not batched:
+            hx = tuple(h.unsqueeze(1) for h in hx) if lstm else hx.unsqueeze(1)
+        h0, c0 = self._initial_states(hx, input.shape[1], input)
+        directions = 2 if self.bidirectional else 1
         weights = [self._weights(layer, direction) for layer in range(self.num_layers)
                    for direction in range(directions)]
-        output, h_n, c_n = _stacked(self.mode if self.mode != "RNN" else "RNN_" + self.nonlinearity.upper(), input,
-                                    h0, c0, weights, self.num_layers, directions, self.dropout, self.training)
+        output, h_n, c_n = _stacked(self._mode(), input, h0, c0, weights, self.num_layers, directions, self.dropout,
+                                    self.training)
         if not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None

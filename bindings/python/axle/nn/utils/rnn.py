@@ -45,44 +45,20 @@ class PackedSequence(_PackedSequenceBase):
     def to(self, *args, **kwargs):
         """The same packed sequence with data moved or cast as Tensor.to does (the
         index tensors follow a device change; batch_sizes stays on the CPU)."""
-        data = self.data.to(*args, **kwargs)
+        return self._with_data(self.data.to(*args, **kwargs))
+
+    def cuda(self, device=None, non_blocking=False):
+        return self._with_data(self.data.cuda(device, non_blocking))
+
+    def cpu(self):
+        return self._with_data(self.data.cpu())
+
+    def _with_data(self, data):
         if data is self.data or (data.dtype == self.data.dtype and data.device == self.data.device and
                                  data.data_ptr() == self.data.data_ptr()):
-            return self  # nothing to move or cast, as torch
-        device = data.device
-        sorted_indices = None if self.sorted_indices is None else self.sorted_indices.to(device)
-        unsorted_indices = None if self.unsorted_indices is None else self.unsorted_indices.to(device)
-        return type(self)(data, self.batch_sizes, sorted_indices, unsorted_indices)
-
-    def cuda(self, *args, **kwargs):
-        return self.to(*args, device="cuda", **kwargs) if not args else self.to(*args, **kwargs)
-
-    def cpu(self, *args, **kwargs):
-        return self.to(device="cpu")
-
-    def double(self):
-        return self.to(dtype=_axle.float64)
-
-    def float(self):
-        return self.to(dtype=_axle.float32)
-
-    def half(self):
-        return self.to(dtype=_axle.float16)
-
-    def long(self):
-        return self.to(dtype=_axle.int64)
-
-    def int(self):
-        return self.to(dtype=_axle.int32)
-
-    def short(self):
-        return self.to(dtype=_axle.int16)
-
-    def char(self):
-        return self.to(dtype=_axle.int8)
-
-    def byte(self):
-        return self.to(dtype=_axle.uint8)
+            return self  # nothing moved or cast, as torch
+        indices = [None if t is None else t.to(data.device) for t in (self.sorted_indices, self.unsorted_indices)]
+        return type(self)(data, self.batch_sizes, *indices)
 
     @property
     def is_cuda(self):
@@ -90,6 +66,13 @@ class PackedSequence(_PackedSequenceBase):
 
     def is_pinned(self):
         return self.data.is_pinned()
+
+
+# Tensor's dtype casts, applied to the data (torch's PackedSequence has the same).
+for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "float16"), ("long", "int64"),
+                      ("int", "int32"), ("short", "int16"), ("char", "int8"), ("byte", "uint8")):
+    setattr(PackedSequence, _name, lambda self, _dtype=_dtype: self.to(dtype=getattr(_axle, _dtype)))
+del _name, _dtype
 
 
 def _lengths_list(lengths):

@@ -9,7 +9,6 @@ from typing import Generic, Iterable, TypeVar
 
 import axle as _axle
 
-from ._utils import rng as _rng
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset",
            "random_split"]
@@ -148,6 +147,6 @@ def random_split(dataset, lengths, generator=_axle.default_generator):
         lengths = _lengths_from_fractions(lengths, len(dataset))
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = _rng.randperm(sum(lengths), generator=generator).tolist()
+    indices = _axle.randperm(sum(lengths), generator=generator).tolist()
     ends = list(itertools.accumulate(lengths))
     return [Subset(dataset, indices[end - length:end]) for end, length in zip(ends, lengths)]

@@ -4,7 +4,8 @@
 Random samplers draw from the generator they are given; without one,
 RandomSampler seeds a fresh generator from axle's default generator each pass
 (so axle.manual_seed makes it repeatable) and the other samplers use axle's
-default generator. The draws are axle's, not torch's (see _utils/rng.py)."""
+default generator. The draws are axle's (axle.randperm, axle.multinomial,
+axle.randint), not torch's."""
 from typing import Generic, TypeVar
 
 import axle as _axle
@@ -75,10 +76,10 @@ class RandomSampler(Sampler):
                 left -= block
         else:
             for _ in range(self.num_samples // n):
-                yield from _rng.randperm(n, generator).tolist()
+                yield from _axle.randperm(n, generator=generator).tolist()
             rest = self.num_samples % n
             if rest:
-                yield from _rng.randperm(n, generator).tolist()[:rest]
+                yield from _axle.randperm(n, generator=generator).tolist()[:rest]
 
     def __len__(self):
         return self.num_samples
@@ -92,7 +93,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        for i in _rng.randperm(len(self.indices), self.generator).tolist():
+        for i in _axle.randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[i]
 
     def __len__(self):
@@ -120,7 +121,8 @@ class WeightedRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        yield from _rng.multinomial(self.weights, self.num_samples, self.replacement, self.generator)
+        yield from _axle.multinomial(self.weights, self.num_samples, self.replacement,
+                                     generator=self.generator).tolist()
 
     def __len__(self):
         return self.num_samples
