@@ -2,8 +2,8 @@
 torch has no fused Adadelta; axle.optim.Adadelta runs it once per parameter
 group and device) against torch 1.13's Adadelta, whose per-tensor algorithm is
 the spec: float32 and float64, weight decay and maximize, parameters without a
-gradient in some steps, parameters the cpu kernel declines (strided, a
-gradient of another layout), and the op's errors."""
+gradient in some steps, and the op's errors (test_fused_sgd.py takes the
+parameters the cpu kernel declines)."""
 import numpy as np
 import pytest
 import torch
@@ -46,25 +46,6 @@ def test_adadelta_steps_match_torch(cfg, dtype):
                 np.testing.assert_allclose(aopt.state[a][key].numpy(), topt.state[t][key].numpy(), rtol=tol,
                                            atol=tol)
             assert aopt.state[a]["step"] == topt.state[t]["step"]
-
-
-def test_declined_layouts_take_the_same_math():
-    """A transposed parameter and a gradient of another layout: the cpu kernel
-    declines, the composite runs the same math op by op."""
-    rng = np.random.default_rng(1)
-    base = [rng.standard_normal((6, 4)) for _ in range(2)]
-    ap = [axle.tensor(base[0]).t().requires_grad_(), axle.tensor(base[1], requires_grad=True)]
-    tp = [torch.tensor(base[0]).t().requires_grad_(), torch.tensor(base[1], requires_grad=True)]
-    cfg = dict(lr=0.5, weight_decay=0.01)
-    aopt, topt = axle.optim.Adadelta(ap, **cfg), torch.optim.Adadelta(tp, **cfg)
-    for _ in range(3):
-        g = [rng.standard_normal(a.shape) for a in ap]
-        ap[0].grad, tp[0].grad = axle.tensor(g[0]), torch.tensor(g[0])
-        ap[1].grad = axle.tensor(g[1].T).t()  # transposed-layout gradient of a contiguous parameter
-        tp[1].grad = torch.tensor(g[1].T).t()
-        aopt.step(), topt.step()
-    for a, t in zip(ap, tp):
-        np.testing.assert_allclose(a.detach().numpy(), t.detach().numpy(), rtol=1e-12, atol=1e-12)
 
 
 def test_cpu_kernel_serves_dense_float32():

@@ -1,8 +1,8 @@
 """The fused SGD update (the declared op _fused_sgd_, which axle.optim.SGD runs
 once per parameter group) against torch 1.13's SGD, whose per-tensor algorithm
 is the spec: float32 and float64, every branch of the update, parameters the
-cpu kernel declines (strided, a gradient of another layout or dtype), and the
-errors."""
+cpu kernel declines (strided, a gradient of another layout or dtype; for
+Adadelta and AdamW's fused ops too), and the errors."""
 import numpy as np
 import pytest
 import torch
@@ -45,15 +45,18 @@ def test_sgd_steps_match_torch(cfg, dtype):
                 np.testing.assert_allclose(ab.numpy(), tb.numpy(), rtol=tol, atol=tol)
 
 
-def test_declined_layouts_and_dtypes_take_the_same_math():
-    """A transposed parameter and a gradient of another layout: the cpu kernel
-    declines, the composite runs the same math op by op."""
+@pytest.mark.parametrize("name,cfg", [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.01)),
+                                      ("Adadelta", dict(lr=0.5, weight_decay=0.01)),
+                                      ("AdamW", dict(lr=0.05, amsgrad=True))])
+def test_declined_layouts_and_dtypes_take_the_same_math(name, cfg):
+    """A transposed parameter and a gradient of another layout: the cpu kernels
+    of the fused updates (_fused_sgd_, _fused_adadelta_, _fused_adamw_) decline,
+    the composite runs the same math op by op."""
     rng = np.random.default_rng(1)
     base = [rng.standard_normal((6, 4)) for _ in range(2)]
     ap = [axle.tensor(base[0]).t().requires_grad_(), axle.tensor(base[1], requires_grad=True)]
     tp = [torch.tensor(base[0]).t().requires_grad_(), torch.tensor(base[1], requires_grad=True)]
-    cfg = dict(lr=0.1, momentum=0.9, weight_decay=0.01)
-    aopt, topt = axle.optim.SGD(ap, **cfg), torch.optim.SGD(tp, **cfg)
+    aopt, topt = getattr(axle.optim, name)(ap, **cfg), getattr(torch.optim, name)(tp, **cfg)
     for _ in range(3):
         g = [rng.standard_normal(a.shape) for a in ap]
         ap[0].grad, tp[0].grad = axle.tensor(g[0]), torch.tensor(g[0])
