@@ -69,7 +69,8 @@ axle_status run(const axle_kernel_call* c, Shape a, Shape b, const Shape* bias_i
   // its matmul (blas_gemv.cpp).
   const Shape* bias_ptr = bias_in ? &bias : nullptr;
   if (small_m_product(a, b, bias_ptr, dst, alpha) || row_major_small_m_product(a, b, bias_ptr, dst, alpha) ||
-      outer_product(a, b, bias_ptr, dst, alpha) || small_k_sgemm(a, b, bias_ptr, dst, alpha))
+      outer_product(a, b, bias_ptr, dst, alpha) || small_k_linear(a, b, bias_ptr, dst, alpha) ||
+      small_k_sgemm(a, b, bias_ptr, dst, alpha))
     return AXLE_OK;
   // oneDNN's matmul reads a bias as dense whatever its strides (a stepped
   // slice gave a wrong sum): such a bias goes to the next plugin.

@@ -129,6 +129,9 @@ bool outer_product(const Shape& a, const Shape& b, const Shape* bias, const Shap
 // x @ W^T (a row-major, b K-contiguous, dst row-major) with K <= 512 and at
 // least 64Ki outputs, optionally plus a bias row, on oneDNN's sgemm.
 bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+// The same with a bias row, alpha 1 and K <= 64 on the plugin's own register
+// tiles (the bias is the tiles' start: no pass writing it and reading it back).
+bool small_k_linear(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
 
 // Batch normalization's statistics of channel k of a contiguous float32
 // (N, C, plane) tensor: the mean and 1 / sqrt(var + eps), the biased variance

@@ -122,25 +122,31 @@ def test_linear_with_one_or_two_rows_runs_our_dot_products(threads, tmp_path):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_linear_with_a_small_k_runs_onednn_sgemm(threads, tmp_path):
+def test_linear_with_a_small_k_runs_sgemm_or_our_tiles(threads, tmp_path):
     # x @ W^T with K <= 512 and at least 64Ki outputs (a language model's
-    # decoder): oneDNN's sgemm, the bias row written first; K = 600, another
-    # layout (g @ W) or fewer outputs stay with the matmul primitive.
+    # decoder): with a bias and K <= 64 the plugin's own register tiles (rows
+    # and columns past whole tiles, a row stride above K, K = 1 and 64), else
+    # oneDNN's sgemm (K = 65, no bias, alpha != 1); K = 600, another layout
+    # (g @ W) or fewer outputs stay with the matmul primitive.
     verbose, r = run_verbose("""
         rng = np.random.default_rng(3)
         out = {}
-        for m, k, n in ((700, 32, 1000), (300, 512, 257), (100, 600, 700), (64, 32, 100)):
-            x = rng.standard_normal((m, k)).astype(np.float32)
+        for m, k, n, wide in ((700, 32, 1000, 0), (701, 64, 1000, 0), (203, 20, 7918, 5), (9, 1, 8000, 0),
+                              (700, 65, 1000, 0), (300, 512, 257, 0), (100, 600, 700, 0), (64, 32, 100, 0)):
+            x = rng.standard_normal((m, k + wide)).astype(np.float32)
             w = rng.standard_normal((n, k)).astype(np.float32)
             b = rng.standard_normal((n,)).astype(np.float32)
-            X, W = axle.tensor(x), axle.tensor(w)
+            X, W = axle.tensor(x)[:, :k], axle.tensor(w)
+            x = x[:, :k]
             got = {"linear": axle.nn.functional.linear(X, W, axle.tensor(b)), "mm": axle.mm(X, W.t()),
-                   "alpha": axle.addmm(axle.tensor(b), X, W.t(), beta=0, alpha=2.5)}
+                   "alpha": axle.addmm(axle.tensor(b), X, W.t(), beta=0, alpha=2.5),
+                   "addmm": axle.addmm(axle.tensor(b), X, W.t(), alpha=0.5)}
             want = {"linear": x.astype(np.float64) @ w.T + b, "mm": x.astype(np.float64) @ w.T,
-                    "alpha": 2.5 * (x.astype(np.float64) @ w.T)}
+                    "alpha": 2.5 * (x.astype(np.float64) @ w.T), "addmm": 0.5 * (x.astype(np.float64) @ w.T) + b}
             out[f"{m}x{k}x{n}"] = {key: float(np.max(np.abs(np.asarray(v) - want[key]))) for key, v in got.items()}
         print(json.dumps(out))
     """, {"cpu": {"threads": threads}}, tmp_path)
+    assert len(r) == 8
     for case, errs in r.items():
         for key, err in errs.items():
             assert err < 1e-3, (case, key, err)
