@@ -144,9 +144,62 @@ axle_status addmm(void*, const axle_kernel_call* c) {
   });
 }
 
+// A contiguous float32 matrix [rows, cols] at data.
+Shape matrix(void* data, int64_t rows, int64_t cols) {
+  Shape s;
+  s.dims = {rows, cols};
+  s.strides = {cols, 1};
+  s.data = data;
+  return s;
+}
+
+// linear_backward(self, grad_output, weight, output_mask) -> (grad_input,
+// grad_weight, grad_bias): float32, self and grad_output contiguous (their
+// leading dims flattened into rows). grad_input = g @ W on the matmul path;
+// with K <= 64, grad_weight and grad_bias from one pass over g
+// (small_k_weight_grad), else grad_weight = g^T @ x on the matmul path and
+// grad_bias from add_rows. The outputs output_mask leaves out arrive
+// unallocated and stay so.
+axle_status linear_backward(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    const axle_tensor_view &xv = arg_tensor(c, 0), &gv = arg_tensor(c, 1);
+    const Shape w = Shape::of(arg_tensor(c, 2));
+    const axle_tensor_view &gx = c->outputs[0], &gw = c->outputs[1], &gb = c->outputs[2];
+    if (xv.dtype != AXLE_DTYPE_FLOAT32 || w.ndim() != 2) return plugin::decline(c, "float32 only");
+    if (!plugin::is_contiguous(xv) || !plugin::is_contiguous(gv))
+      return plugin::decline(c, "self or grad_output not contiguous");
+    for (const axle_tensor_view* o : {&gx, &gw, &gb})
+      if (o->data && !plugin::is_contiguous(*o)) return plugin::decline(c, "a strided output");
+    const int64_t n = w.dims[0], k = w.dims[1], m = k > 0 ? plugin::numel(xv) / k : 0;
+    if (m == 0 || n == 0 || k == 0) return plugin::decline(c, "an empty product");
+    const Shape g = matrix(gv.data, m, n), x = matrix(xv.data, m, k);
+    if (gx.data)
+      if (axle_status s = run(c, g, w, nullptr, matrix(gx.data, m, k), 1.0)) return s;
+    auto* pg = static_cast<const float*>(gv.data);
+    if (gw.data && k <= kSmallK) {
+      small_k_weight_grad(pg, static_cast<const float*>(xv.data), m, n, k, static_cast<float*>(gw.data),
+                          static_cast<float*>(gb.data));
+      return AXLE_OK;
+    }
+    if (gw.data) {
+      Shape gt = g;
+      std::swap(gt.dims[0], gt.dims[1]);
+      std::swap(gt.strides[0], gt.strides[1]);
+      if (axle_status s = run(c, gt, x, nullptr, matrix(gw.data, n, k), 1.0)) return s;
+    }
+    if (gb.data) {
+      std::vector<double> acc(static_cast<size_t>(n));
+      add_rows(pg, m, n, n, acc.data());
+      auto* pb = static_cast<float*>(gb.data);
+      for (int64_t j = 0; j < n; ++j) pb[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
+    }
+    return AXLE_OK;
+  });
+}
+
 const KernelEntry kKernels[] = {
     {"mm", &mm, AXLE_HERE},       {"bmm", &mm, AXLE_HERE},        {"matmul", &matmul, AXLE_HERE},
-    {"addmm", &addmm, AXLE_HERE}, {"baddbmm", &addmm, AXLE_HERE},
+    {"addmm", &addmm, AXLE_HERE}, {"baddbmm", &addmm, AXLE_HERE}, {"linear_backward", &linear_backward, AXLE_HERE},
 };
 
 }  // namespace

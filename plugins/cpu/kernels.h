@@ -132,6 +132,11 @@ bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shap
 // The same with a bias row, alpha 1 and K <= 64 on the plugin's own register
 // tiles (the bias is the tiles' start: no pass writing it and reading it back).
 bool small_k_linear(const Shape& a, const Shape& b, const Shape* bias, const Shape& dst, double alpha);
+// linear's weight gradient gw [n, k] = g^T @ x and bias gradient gb [n] (null:
+// not computed) = g's column sums, for contiguous float32 g [m, n] and x [m, k]
+// with k <= 64, in one pass over g (blas_gemv.cpp).
+constexpr int64_t kSmallK = 64;
+void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, int64_t k, float* gw, float* gb);
 
 // Batch normalization's statistics of channel k of a contiguous float32
 // (N, C, plane) tensor: the mean and 1 / sqrt(var + eps), the biased variance

@@ -238,6 +238,38 @@ def test_convolution_backward_runs_onednn_backward_primitives(mask):
             np.testing.assert_allclose(np.asarray(g), t_.numpy(), rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_linear_backward_runs_one_plugin_call(threads, tmp_path):
+    # linear's gradients in one linear_backward call: with K <= 64 the weight
+    # and bias gradients from one pass over g (8-column tiles, a tail of
+    # columns, 32-wide slices of K, blocks of 32 rows), above on the matmul
+    # path; values as numpy's in float64, every mask.
+    _, r = run_verbose("""
+        rng = np.random.default_rng(11)
+        out = {}
+        for lead, k, n in (((35, 20), 32, 7918), ((70,), 40, 1003), ((33,), 64, 8), ((50,), 70, 301), ((9,), 1, 300)):
+            x = rng.standard_normal(lead + (k,)).astype(np.float32)
+            w = rng.standard_normal((n, k)).astype(np.float32)
+            g = rng.standard_normal(lead + (n,)).astype(np.float32)
+            x2, g2 = x.reshape(-1, k).astype(np.float64), g.reshape(-1, n).astype(np.float64)
+            want = (g.astype(np.float64) @ w, g2.T @ x2, g2.sum(0))
+            for mask in ([1, 1, 1], [0, 1, 0], [1, 0, 1], [0, 0, 1]):
+                with axle.trace() as t:
+                    got = axle.linear_backward(axle.tensor(x), axle.tensor(g), axle.tensor(w), mask)
+                plugins = [e["plugin"] for e in t.events if e["op"] == "linear_backward"]
+                errs = [None if not m_ else float(np.max(np.abs(np.asarray(a) - b)) / (1 + np.max(np.abs(b))))
+                        for m_, a, b in zip(mask, got, want)]
+                undefined = [a is None for m_, a in zip(mask, got) if not m_]
+                out["%s %d %d %s" % (lead, k, n, mask)] = [plugins, errs, undefined]
+        print(json.dumps(out))
+    """, {"cpu": {"threads": threads}}, tmp_path)
+    assert len(r) == 20
+    for case, (plugins, errs, undefined) in r.items():
+        assert plugins == ["cpu"], case
+        assert all(e is None or e < 1e-5 for e in errs), (case, errs)
+        assert all(undefined), case
+
+
 def test_linear_backward_products_at_batch_one_run_our_loops():
     # g @ W with W row-major (the input gradient) and g^T @ x with K = 1 (the
     # weight gradient): our loops, values as numpy's in float64.

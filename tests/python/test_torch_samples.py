@@ -227,6 +227,20 @@ def _fused_gru_cell_backward(grad_hy, ws, has_bias):
     return gi, gh, grad_hy * z, gi.sum(0) if has_bias else None, gh.sum(0) if has_bias else None
 
 
+def _linear_backward(x, g, w, mask):
+    # aten 1.13 declares the op with only mkldnn's kernel: its formulas, with the checks as RuntimeErrors
+    # (a mask of another length as the ValueError axle's int[3] gives).
+    if len(mask) != 3:
+        raise ValueError("output_mask must have 3 elements, got %s" % list(mask))
+    if w.dim() != 2 or x.shape[-1] != w.shape[1] or g.shape != x.shape[:-1] + (w.shape[0],):
+        raise RuntimeError("linear_backward: sizes %s, %s, %s" % (list(x.shape), list(g.shape), list(w.shape)))
+    if not x.dtype == g.dtype == w.dtype:
+        raise RuntimeError("linear_backward: dtypes %s, %s, %s" % (x.dtype, g.dtype, w.dtype))
+    g2 = g.reshape(-1, w.shape[0])
+    return (g @ w if mask[0] else None, g2.t() @ x.reshape(-1, w.shape[1]) if mask[1] else None,
+            g2.sum(0) if mask[2] else None)
+
+
 def _positive_max(v, dim):
     """Signs (+1 / -1) making each vector of v along dim have its largest-magnitude entry (the first of
     equal ones) positive: axle's choice for eigenvectors and singular vectors, which are unique up to sign."""
@@ -282,6 +296,7 @@ TORCH_EQUIVALENT = {
     "_thnn_fused_lstm_cell_backward_impl": _fused_lstm_cell_backward,
     "_thnn_fused_gru_cell": _fused_gru_cell,
     "_thnn_fused_gru_cell_backward": _fused_gru_cell_backward,
+    "linear_backward": _linear_backward,
     "grid_sampler_2d_backward": _bool_mask(torch.ops.aten.grid_sampler_2d_backward.default),
     "grid_sampler_3d_backward": _bool_mask(torch.ops.aten.grid_sampler_3d_backward.default),
     # aten 1.13's to.device has a required dtype; axle's (like Tensor.to) an optional one.

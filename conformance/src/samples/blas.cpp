@@ -159,6 +159,30 @@ std::vector<Sample> linear_samples(SampleContext& c) {
   };
 }
 
+// linear_backward(self, grad_output, weight, output_mask): the cpu plugin's
+// tiles of 8 columns and 32-wide slices of K (a tail of columns, two slices)
+// and its matmul path above K = 64.
+std::vector<Sample> linear_backward_samples(SampleContext& c) {
+  const IntList all{1, 1, 1};
+  return {
+      ok({c.make({3, 4}), c.make({3, 5}), c.make({5, 4}), all}, "[3, 4] input, 5 outputs"),
+      ok({c.make({2, 3, 6}), c.make({2, 3, 19}), c.make({19, 6}), all}, "3-d input, 19 outputs (a tail of 3)"),
+      ok({c.make({9, 40}), c.make({9, 16}), c.make({16, 40}), all}, "K 40: two slices"),
+      ok({c.make({5, 70}), c.make({5, 9}), c.make({9, 70}), all}, "K 70"),
+      ok({c.make({4, 6}), c.make({4, 8}), c.make({8, 6}, T), IntList{1, 0, 1}}, "transposed weight, mask: input, bias"),
+      ok({c.make({4, 6}, T), c.make({4, 8}), c.make({8, 6}), IntList{0, 1, 0}}, "transposed input, mask: weight"),
+      ok({c.make({4, 6}), c.make({4, 8}, S), c.make({8, 6}), IntList{0, 0, 1}}, "stepped grad_output, mask: bias"),
+      ok({c.make({6}), c.make({3}), c.make({3, 6}), all}, "1-d input"),
+      ok({c.make({0, 4}), c.make({0, 5}), c.make({5, 4}), all}, "zero rows"),
+      fails({c.make({3, 4}), c.make({3, 6}), c.make({5, 4}), all}, "grad_output of another size", "ShapeError"),
+      fails({c.make({3, 4}), c.make({3, 5}), c.make({5, 3}), all}, "weight of another in_features", "ShapeError"),
+      fails({c.make({3, 4}), c.make({3, 4}), c.make({4}), all}, "1-d weight", "ShapeError"),
+      fails({c.make({3, 4}), c.make({3, 5}), c.make({5, 4}, C, other_dtype(c)), all}, "weight dtype differs",
+            "DTypeError"),
+      fails({c.make({3, 4}), c.make({3, 5}), c.make({5, 4}), IntList{1, 1}}, "mask of 2", "ValueError"),
+  };
+}
+
 }  // namespace
 
 std::vector<OpSamples> blas_samples() {
@@ -171,6 +195,7 @@ std::vector<OpSamples> blas_samples() {
       {"dot", &dot_samples, kProductDTypes, 16},
       {"outer", &outer_samples},
       {"linear", &linear_samples, {kFloat32, kFloat64, kBFloat16, kInt32, kInt64}, 16},
+      {"linear_backward", &linear_backward_samples, {kFloat32, kFloat64, kBFloat16}, 16},
   };
 }
 

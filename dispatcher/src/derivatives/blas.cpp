@@ -70,13 +70,20 @@ void linear(VjpContext& c) {
     if (c.has_tensor(2) && c.needs(2)) c.set(2, g(c));
     return;
   }
-  if (c.needs(0)) c.set(0, axle::matmul(g(c), w));
-  if (c.needs(1)) {
-    const Tensor g2 = reshape(g(c), {-1, w.size(0)});
-    const Tensor x2 = reshape(x, {-1, w.size(1)});
-    c.set(1, axle::mm(t(g2), x2));
+  // One linear_backward call (a plugin may read grad_output once for all
+  // three); a bias of another shape than [out_features] gets grad_output,
+  // which the engine sums to the bias's shape.
+  const bool bias = c.has_tensor(2) && c.needs(2);
+  const bool flat_bias = bias && c.sizes(2).size() == 1 && c.sizes(2)[0] == w.size(0);
+  if (!c.needs(0) && !c.needs(1) && !flat_bias) {
+    if (bias) c.set(2, g(c));
+    return;
   }
-  if (c.has_tensor(2) && c.needs(2)) c.set(2, g(c));
+  const IntList mask{c.needs(0) ? 1 : 0, c.needs(1) ? 1 : 0, flat_bias ? 1 : 0};
+  Stack r = detail::call(AXLE_OP("linear_backward"), x, g(c), w, mask);
+  if (c.needs(0)) c.set(0, r[0].tensor());
+  if (c.needs(1)) c.set(1, r[1].tensor());
+  if (bias) c.set(2, flat_bias ? r[2].tensor() : g(c));
 }
 
 }  // namespace axle::derivatives

@@ -141,6 +141,52 @@ Stack linear_composite(const Stack& a) {
   return {out};
 }
 
+// linear_backward(self, grad_output, weight, output_mask): linear's gradients
+// (input, weight, bias) where output_mask (0/1 each; torch's bool[3]) asks,
+// else undefined. aten's schema (its kernel is mkldnn's); the bias gradient is
+// grad_output summed over every dim but the last.
+bool linear_wanted(const std::string& op, const Value& mask, size_t i) {
+  const IntList& m = mask.int_list();
+  AXLE_CHECK(m.size() == 3, ValueError, op, ": output_mask must have 3 elements, got ", str(m));
+  return m[i] != 0;
+}
+
+void check_linear_backward(const std::string& op, const Tensor& x, const Tensor& g, const Tensor& w) {
+  AXLE_CHECK(w.dim() == 2, ShapeError, op, ": expected a 2-D weight, got ", str(w.sizes()));
+  AXLE_CHECK(x.dim() >= 1 && x.sizes().back() == w.sizes()[1], ShapeError, op, ": input ", str(x.sizes()),
+             " does not end in weight ", str(w.sizes()), "'s in_features ", w.sizes()[1]);
+  IntList want(x.sizes().begin(), x.sizes().end() - 1);
+  want.push_back(w.sizes()[0]);
+  AXLE_CHECK(g.sizes() == want, ShapeError, op, ": expected grad_output of size ", str(want), ", got ", str(g.sizes()));
+  AXLE_CHECK(is_floating_point(x.dtype()) && g.dtype() == x.dtype() && w.dtype() == x.dtype(), DTypeError, op,
+             ": expected floating input, grad_output and weight of one dtype, got ", dtype_name(x.dtype()), ", ",
+             dtype_name(g.dtype()), " and ", dtype_name(w.dtype()));
+}
+
+void linear_backward_shape(ShapeContext& c) {
+  const Tensor& x = c.arg(0).tensor();
+  const Tensor& w = c.arg(2).tensor();
+  check_linear_backward(c.op, x, c.arg(1).tensor(), w);
+  c.outputs = {{x.sizes(), x.dtype()}, {w.sizes(), w.dtype()}, {{w.sizes()[0]}, w.dtype()}};
+  // An output the mask leaves out is not allocated (a kernel leaves it undefined, as the composite).
+  for (size_t i = 0; i < 3; ++i)
+    if (!linear_wanted(c.op, c.arg(3), i)) c.outputs[i].data_dependent = true;
+}
+
+Stack linear_backward_composite(const Stack& a) {
+  const Tensor& x = a[0].tensor();
+  const Tensor& g = a[1].tensor();
+  const Tensor& w = a[2].tensor();
+  check_linear_backward("linear_backward", x, g, w);
+  const int64_t n = w.sizes()[0], k = w.sizes()[1];
+  const Tensor g2 = reshape(g, {g.numel() / std::max<int64_t>(n, 1), n});
+  Tensor gx, gw, gb;
+  if (linear_wanted("linear_backward", a[3], 0)) gx = matmul(g, w);
+  if (linear_wanted("linear_backward", a[3], 1)) gw = mm(t(g2), reshape(x, {x.numel() / std::max<int64_t>(k, 1), k}));
+  if (linear_wanted("linear_backward", a[3], 2)) gb = sum(g2, IntList{0});
+  return {gx, gw, gb};
+}
+
 std::string mat_str(const IntList& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
@@ -214,6 +260,13 @@ std::vector<OpDecl> blas_ops() {
        .doc = "input @ weight.T + bias over any leading dims.",
        .flags = kNNOnly,
        .derivative = {.vjp = &derivatives::linear, .saves = save_arg(0) | save_arg(1)}},
+      {.schema = "linear_backward(Tensor self, Tensor grad_output, Tensor weight, int[3] output_mask) -> (Tensor, "
+                 "Tensor, Tensor)",
+       .shape = &linear_backward_shape,
+       .composite = &linear_backward_composite,
+       .doc = "linear's gradients (input, weight, bias: grad_output summed over all dims but the last) where "
+              "output_mask (0/1 each; torch's bool[3]) asks, else undefined.",
+       .derivative = {.decomposes = true}},
   };
 }
 
