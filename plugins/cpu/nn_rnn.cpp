@@ -4,12 +4,14 @@
 // workspace (the forward), or the gates' and the state's gradients (the
 // backward), where the composites run about ten and fifteen ops. float32,
 // contiguous tensors; the rest is declined (the composite serves it). exp is a
-// polynomial the compiler vectorizes (target_clones), within a few float32 ulps
-// of std::exp; NaN inputs give NaN.
+// polynomial the compiler vectorizes (target_clones; the activation loops have
+// no branches), within a few float32 ulps of std::exp; NaN inputs give NaN.
 #include "kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 namespace axle::cpu {
@@ -20,12 +22,15 @@ using plugin::arg_tensor;
 
 #define AXLE_CELL_LOOP __attribute__((target_clones("avx512f", "avx2", "default")))
 
-// exp(x) for x in [-87, 88] (clamped): x = n ln2 + r, |r| <= ln2 / 2, exp(r) by
-// its Taylor polynomial to degree 7 (remainder below 6e-9), times 2^n through
-// the exponent bits.
+// exp(x) for x in [-87, 88] (clamped; NaN to -87, the callers put NaN back):
+// x = n ln2 + r, |r| <= ln2 / 2, exp(r) by its Taylor polynomial to degree 7
+// (remainder below 6e-9), times 2^n through the exponent bits. Written so GCC
+// vectorizes it: std::floor, fmin and fmax are not vectorized without
+// -fno-trapping-math (GCC 12), nor a float read back from memcpy; rint,
+// comparisons and bit_cast are.
 inline float exp_poly(float x) {
-  x = std::fmin(std::fmax(x, -87.0f), 88.0f);
-  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  x = !(x >= -87.0f) ? -87.0f : (x > 88.0f ? 88.0f : x);
+  const float n = std::rint(x * 1.44269504088896341f);
   const float r = (x - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
   float p = 1.0f / 5040;
   p = p * r + 1.0f / 720;
@@ -35,10 +40,7 @@ inline float exp_poly(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
+  return p * std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
 }
 
 inline float sigmoid_poly(float x) { return 1.0f / (1.0f + exp_poly(-x)); }
@@ -55,25 +57,58 @@ inline float tanh_poly(float x) {
 
 inline float keep_nan(float in, float out) { return in != in ? in : out; }
 
+// The rows below work on chunks of kChunk columns: the gates' inputs summed
+// (and a missing gradient's zeros) go to local arrays first, so the loop
+// computing the activations has no branches and vectorizes.
+constexpr int64_t kChunk = 128;
+
+// dst[j] = the sum of terms[t][j] over the non-null terms, added in order, for j < n.
+inline void sum_terms(float* __restrict dst, int64_t n, std::initializer_list<const float*> terms) {
+  bool first = true;
+  for (const float* t : terms) {
+    if (!t) continue;
+    if (first)
+      std::memcpy(dst, t, static_cast<size_t>(n) * sizeof(float));
+    else
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) dst[j] += t[j];
+    first = false;
+  }
+}
+
+// p + at, or null for an absent p.
+inline const float* at_or_null(const float* p, int64_t at) { return p ? p + at : nullptr; }
+
+// A chunk of an optional row: its values, or zeros when absent.
+inline const float* or_zeros(const float* p, int64_t j0, int64_t n, float* __restrict zeros) {
+  if (p) return p + j0;
+  std::memset(zeros, 0, static_cast<size_t>(n) * sizeof(float));
+  return zeros;
+}
+
 // One batch row of the forward: gates = ig + hg (+ biases), in order i, f, g, o.
 AXLE_CELL_LOOP void lstm_row(const float* __restrict ig, const float* __restrict hg, const float* __restrict bi,
                              const float* __restrict bh, const float* __restrict cx, int64_t h, float* __restrict hy,
                              float* __restrict cy, float* __restrict ws) {
-  for (int64_t j = 0; j < h; ++j) {
-    float pre[4];
+  float pre[4][kChunk];
+  for (int64_t j0 = 0; j0 < h; j0 += kChunk) {
+    const int64_t n = std::min(kChunk, h - j0);
     for (int k = 0; k < 4; ++k) {
-      const int64_t at = k * h + j;
-      pre[k] = ig[at] + hg[at] + (bi ? bi[at] : 0.0f) + (bh ? bh[at] : 0.0f);
+      const int64_t at = k * h + j0;
+      sum_terms(pre[k], n, {ig + at, hg + at, at_or_null(bi, at), at_or_null(bh, at)});
     }
-    const float i = keep_nan(pre[0], sigmoid_poly(pre[0])), f = keep_nan(pre[1], sigmoid_poly(pre[1]));
-    const float g = keep_nan(pre[2], tanh_poly(pre[2])), o = keep_nan(pre[3], sigmoid_poly(pre[3]));
-    const float c = f * cx[j] + i * g;
-    cy[j] = c;
-    hy[j] = o * keep_nan(c, tanh_poly(c));
-    ws[j] = i;
-    ws[h + j] = f;
-    ws[2 * h + j] = g;
-    ws[3 * h + j] = o;
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) {
+      const float i = keep_nan(pre[0][j], sigmoid_poly(pre[0][j])), f = keep_nan(pre[1][j], sigmoid_poly(pre[1][j]));
+      const float g = keep_nan(pre[2][j], tanh_poly(pre[2][j])), o = keep_nan(pre[3][j], sigmoid_poly(pre[3][j]));
+      const float c = f * cx[j0 + j] + i * g;
+      cy[j0 + j] = c;
+      hy[j0 + j] = o * keep_nan(c, tanh_poly(c));
+      ws[j0 + j] = i;
+      ws[h + j0 + j] = f;
+      ws[2 * h + j0 + j] = g;
+      ws[3 * h + j0 + j] = o;
+    }
   }
 }
 
@@ -82,16 +117,24 @@ AXLE_CELL_LOOP void lstm_row_backward(const float* __restrict ghy, const float* 
                                       const float* __restrict cx, const float* __restrict cy,
                                       const float* __restrict ws, int64_t h, float* __restrict gates,
                                       float* __restrict gcx) {
-  for (int64_t j = 0; j < h; ++j) {
-    const float i = ws[j], f = ws[h + j], g = ws[2 * h + j], o = ws[3 * h + j];
-    const float t = keep_nan(cy[j], tanh_poly(cy[j]));
-    const float gh = ghy ? ghy[j] : 0.0f;
-    const float gc = (gcy ? gcy[j] : 0.0f) + gh * o * (1.0f - t * t);
-    gates[j] = gc * g * i * (1.0f - i);
-    gates[h + j] = gc * cx[j] * f * (1.0f - f);
-    gates[2 * h + j] = gc * i * (1.0f - g * g);
-    gates[3 * h + j] = gh * t * o * (1.0f - o);
-    gcx[j] = gc * f;
+  float zeros_h[kChunk], zeros_c[kChunk];
+  for (int64_t j0 = 0; j0 < h; j0 += kChunk) {
+    const int64_t n = std::min(kChunk, h - j0);
+    const float* __restrict gh_in = or_zeros(ghy, j0, n, zeros_h);
+    const float* __restrict gc_in = or_zeros(gcy, j0, n, zeros_c);
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t at = j0 + j;
+      const float i = ws[at], f = ws[h + at], g = ws[2 * h + at], o = ws[3 * h + at];
+      const float t = keep_nan(cy[at], tanh_poly(cy[at]));
+      const float gh = gh_in[j];
+      const float gc = gc_in[j] + gh * o * (1.0f - t * t);
+      gates[at] = gc * g * i * (1.0f - i);
+      gates[h + at] = gc * cx[at] * f * (1.0f - f);
+      gates[2 * h + at] = gc * i * (1.0f - g * g);
+      gates[3 * h + at] = gh * t * o * (1.0f - o);
+      gcx[at] = gc * f;
+    }
   }
 }
 
@@ -100,25 +143,38 @@ AXLE_CELL_LOOP void lstm_row_backward(const float* __restrict ghy, const float* 
 AXLE_CELL_LOOP void gru_row(const float* __restrict ig, const float* __restrict hg, const float* __restrict bi,
                             const float* __restrict bh, const float* __restrict hx, int64_t h, float* __restrict hy,
                             float* __restrict ws) {
-  for (int64_t j = 0; j < h; ++j) {
-    const float ar = ig[j] + (bi ? bi[j] : 0.0f) + hg[j] + (bh ? bh[j] : 0.0f);
-    const float az = ig[h + j] + (bi ? bi[h + j] : 0.0f) + hg[h + j] + (bh ? bh[h + j] : 0.0f);
-    const float hn = hg[2 * h + j] + (bh ? bh[2 * h + j] : 0.0f);
-    const float r = keep_nan(ar, sigmoid_poly(ar)), z = keep_nan(az, sigmoid_poly(az));
-    const float an = ig[2 * h + j] + (bi ? bi[2 * h + j] : 0.0f) + r * hn;
-    const float n = keep_nan(an, tanh_poly(an));
-    hy[j] = n + z * (hx[j] - n);
-    ws[j] = r;
-    ws[h + j] = z;
-    ws[2 * h + j] = n;
-    ws[3 * h + j] = hn;
-    ws[4 * h + j] = hx[j];
+  float pre[2][kChunk], in_n[kChunk], hid_n[kChunk];
+  for (int64_t j0 = 0; j0 < h; j0 += kChunk) {
+    const int64_t n = std::min(kChunk, h - j0);
+    // r and z: ig (+ bi) + hg (+ bh) in that order, as the composite adds them.
+    for (int k = 0; k < 2; ++k) {
+      const int64_t at = k * h + j0;
+      sum_terms(pre[k], n, {ig + at, at_or_null(bi, at), hg + at, at_or_null(bh, at)});
+    }
+    const int64_t at_n = 2 * h + j0;
+    sum_terms(hid_n, n, {hg + at_n, at_or_null(bh, at_n)});
+    sum_terms(in_n, n, {ig + at_n, at_or_null(bi, at_n)});
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) {
+      const float ar = pre[0][j], az = pre[1][j], hn = hid_n[j];
+      const float r = keep_nan(ar, sigmoid_poly(ar)), z = keep_nan(az, sigmoid_poly(az));
+      const float an = in_n[j] + r * hn;
+      const float nn = keep_nan(an, tanh_poly(an));
+      const int64_t at = j0 + j;
+      hy[at] = nn + z * (hx[at] - nn);
+      ws[at] = r;
+      ws[h + at] = z;
+      ws[2 * h + at] = nn;
+      ws[3 * h + at] = hn;
+      ws[4 * h + at] = hx[at];
+    }
   }
 }
 
 // One batch row of the GRU backward: both gate inputs' gradients and hx's.
 AXLE_CELL_LOOP void gru_row_backward(const float* __restrict ghy, const float* __restrict ws, int64_t h,
                                      float* __restrict gi, float* __restrict gh, float* __restrict ghx) {
+#pragma omp simd
   for (int64_t j = 0; j < h; ++j) {
     const float r = ws[j], z = ws[h + j], n = ws[2 * h + j], hn = ws[3 * h + j], hx = ws[4 * h + j];
     const float g = ghy[j];

@@ -40,6 +40,7 @@ def draw(batch, hidden, biases, scale, seed):
 @pytest.mark.parametrize("batch,hidden,biases,scale", [
     (3, 2, (True, True), 1.0), (4, 17, (False, False), 2.0), (2, 64, (True, False), 1.0),
     (1, 33, (False, True), 8.0), (5, 40, (True, True), 40.0), (0, 5, (True, True), 1.0),
+    (3, 300, (True, True), 1.0), (2, 129, (False, True), 3.0),  # the cpu kernel's 128-column chunks and a tail
 ])
 def test_forward_and_gradients_match_torch(dtype, batch, hidden, biases, scale):
     arrays = draw(batch, hidden, biases, scale, seed=batch * 100 + hidden)
