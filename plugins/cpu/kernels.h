@@ -29,6 +29,7 @@ axle_status register_conv_pool_backward(const axle_registrar* r);
 axle_status register_conv_pool_max(const axle_registrar* r);
 axle_status register_copy(const axle_registrar* r);
 axle_status register_creation(const axle_registrar* r);
+axle_status register_indexing(const axle_registrar* r);
 axle_status register_reduction(const axle_registrar* r);
 
 // Splits [0, n) among `threads` OpenMP threads into ranges whose starts are

@@ -76,6 +76,7 @@ axle_status register_plugin(const axle_registrar* r) {
       &register_conv_pool_max,
       &register_copy,
       &register_creation,
+      &register_indexing,
       &register_reduction,
   };
   for (auto family : families)

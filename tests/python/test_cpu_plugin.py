@@ -519,3 +519,38 @@ def test_addmm_with_a_stepped_bias_is_not_read_as_dense():
     b = rng.standard_normal(80).astype(np.float32)
     got = axle.addmm(axle.tensor(b)[::2], axle.tensor(x), axle.tensor(w).t())
     np.testing.assert_allclose(np.asarray(got), x.astype(np.float64) @ w.T + b[::2], rtol=1e-5, atol=1e-5)
+
+
+def test_embedding_rows_run_our_index_select_and_index_put():
+    # embedding's rows (index_select on dim 0) and its gradient (an accumulating
+    # index_put_ with repeated and negative indices): whole rows on the cpu
+    # plugin, the values of torch; an index out of range is the reference's error.
+    import torch
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((50, 24)).astype(np.float32)
+    idx = rng.integers(0, 50, (7, 9))
+    idx[0, :3] = 4  # repeated rows add up in order
+    W = axle.tensor(w, requires_grad=True)
+    with axle.trace() as t:
+        out = axle.nn.functional.embedding(axle.tensor(idx), W)
+        out.backward(axle.tensor(np.arange(out.numel(), dtype=np.float32).reshape(out.shape)))
+    served = {e["op"] for e in t.events if e["plugin"] == "cpu"}
+    assert {"index_select", "index_put_"} <= served, served
+    tw = torch.tensor(w, requires_grad=True)
+    tout = torch.nn.functional.embedding(torch.tensor(idx), tw)
+    tout.backward(torch.arange(tout.numel(), dtype=torch.float32).reshape(tout.shape))
+    np.testing.assert_array_equal(np.asarray(out.detach()), tout.detach().numpy())
+    np.testing.assert_array_equal(np.asarray(W.grad), tw.grad.numpy())
+    for dtype, acc in ((axle.float64, True), (axle.int32, False)):
+        base = axle.zeros(6, 3, dtype=dtype)
+        vals = axle.arange(12, dtype=dtype).reshape(4, 3)
+        with axle.trace() as t:
+            base.index_put_((axle.tensor([1, -1, 1, 0]),), vals, accumulate=acc)
+        assert [e["plugin"] for e in t.events if e["op"] == "index_put_"] == ["cpu"]
+        tb = torch.zeros(6, 3, dtype=getattr(torch, dtype.name))
+        tb.index_put_((torch.tensor([1, -1, 1, 0]),), torch.arange(12).reshape(4, 3).to(tb.dtype), accumulate=acc)
+        np.testing.assert_array_equal(np.asarray(base), tb.numpy())
+    with pytest.raises(IndexError, match=r"index_select\(\): index 50 is out of bounds for dimension 0 with size 50"):
+        axle.index_select(axle.tensor(w), 0, axle.tensor([1, 50]))
+    with pytest.raises(IndexError, match=r"index_put_: index -7 is out of bounds for dimension 0 with size 6"):
+        axle.zeros(6, 3).index_put_((axle.tensor([0, -7]),), axle.ones(2, 3), accumulate=True)
