@@ -97,6 +97,40 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void max_offset(con
   }
 }
 
+// The 2 x 2 windows with stride 2 of a plane of w-element rows, out_h x out_w
+// dense outputs: window (oh, ow) covers row[2 ow], row[2 ow + 1] of input row
+// 2 oh and the same two of row 2 oh + 1, taken in that order with
+// max_offset's comparison (the first maximum, or the last NaN).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void pool_2x2(const float* __restrict plane, int64_t w,
+                                                                           int64_t out_h, int64_t out_w,
+                                                                           float* __restrict out,
+                                                                           int64_t* __restrict idx) {
+  for (int64_t oh = 0; oh < out_h; ++oh) {
+    const int64_t first = 2 * oh * w;
+    const float* __restrict row = plane + first;
+    const float* __restrict next = row + w;
+    float* __restrict o = out + oh * out_w;
+    int64_t* __restrict ix = idx + oh * out_w;
+#pragma omp simd
+    for (int64_t ow = 0; ow < out_w; ++ow) {
+      const float a = row[2 * ow], b = row[2 * ow + 1], c = next[2 * ow], d = next[2 * ow + 1];
+      float m = a;
+      int64_t k = 0;
+      bool take = (b > m) | (b != b);
+      m = take ? b : m;
+      k = take ? 1 : k;
+      take = (c > m) | (c != c);
+      m = take ? c : m;
+      k = take ? w : k;
+      take = (d > m) | (d != d);
+      m = take ? d : m;
+      k = take ? w + 1 : k;
+      o[ow] = m;
+      ix[ow] = first + 2 * ow + k;
+    }
+  }
+}
+
 // The outputs whose element at offset `off` (k * dilation - pad) lies in [0, size): [*lo, *hi].
 void valid_outputs(int64_t off, int64_t stride, int64_t size, int64_t outputs, int64_t* lo, int64_t* hi) {
   *lo = off >= 0 ? 0 : (-off + stride - 1) / stride;
@@ -130,6 +164,19 @@ axle_status max_pool_forward(const axle_kernel_call* c) {
     }
   }
   const bool dense_out = pout.sw == 1 && pout.sh == pout.w && pidx.sw == 1 && pidx.sh == pidx.w;
+  // 2 x 2 windows that tile the input (stride 2, no padding or dilation, each
+  // window inside the input: a classifier's pooling) over dense rows: one
+  // output row at a time, vectorized over its windows (pool_2x2). The
+  // per-offset passes below cost more than the work on small planes (64 x 64 x
+  // 24 x 24: 5.4 ms, here 1 ms).
+  if (win.kernel[0] == 2 && win.kernel[1] == 2 && win.stride[0] == 2 && win.stride[1] == 2 && win.pad[0] == 0 &&
+      win.pad[1] == 0 && win.dilation[0] == 1 && win.dilation[1] == 1 && pout.h * 2 <= pin.h && pout.w * 2 <= pin.w &&
+      pin.sw == 1 && pin.sh == pin.w && dense_out) {
+    for_planes(in.n * in.c, plugin::numel(x), [&](int64_t p) {
+      pool_2x2(src + pin.plane(p), pin.w, pout.h, pout.w, dst + pout.plane(p), where + pidx.plane(p));
+    });
+    return AXLE_OK;
+  }
   for_planes(in.n * in.c, plugin::numel(x), [&](int64_t p) {
     thread_local std::vector<float> m;
     thread_local std::vector<int64_t> best;

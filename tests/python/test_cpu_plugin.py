@@ -208,11 +208,24 @@ def test_max_pool_with_indices_and_its_backward_run_our_loops():
     tx = torch.from_numpy(x).requires_grad_()
     torch.nn.functional.max_pool2d(tx, [3, 2], [2, 2], [1, 0], [2, 1], True).backward(torch.ones_like(tv))
     np.testing.assert_array_equal(np.asarray(g), tx.grad.numpy())
+    # 2 x 2 windows with stride 2 over dense planes (a classifier's pooling: a
+    # loop of its own): NaNs, -inf, ties (the first wins), a leftover row and
+    # column, batch of 1 (3-d) too.
+    y = rng.standard_normal((3, 4, 13, 11)).astype(np.float32)
+    y[0, 0, 0, 1], y[0, 0, 1, 0], y[1, 1, :2, :2] = np.nan, np.nan, -np.inf
+    y[2, 3, 4:6, 4:6] = 7.0
+    for arr in (y, y[0]):
+        with axle.trace() as t:
+            v, i = axle.nn.functional.max_pool2d_with_indices(axle.tensor(arr), 2)
+        assert [e["plugin"] for e in t.events if e["op"] == "max_pool2d_with_indices"] == ["cpu"]
+        tv, ti = torch.nn.functional.max_pool2d(torch.from_numpy(arr), 2, return_indices=True)
+        np.testing.assert_array_equal(np.asarray(v), tv.numpy())
+        np.testing.assert_array_equal(np.asarray(i), ti.numpy())
     # An index outside its plane: an error naming the op, never a write out of bounds.
     bad = i.clone()
-    bad[0, 0, 0, 0] = 9 * 11
+    bad[0, 0, 0] = 13 * 11
     with pytest.raises(axle.AxleError):
-        axle.max_pool2d_with_indices_backward(axle.ones_like(v), X, *args, bad)
+        axle.max_pool2d_with_indices_backward(axle.ones_like(v), axle.tensor(y[0]), 2, 2, 0, 1, False, bad)
 
 
 @pytest.mark.parametrize("mask", [[1, 1, 1], [0, 1, 1], [1, 0, 0], [1, 1, 0]])
