@@ -67,3 +67,25 @@ def test_memory_stats_follow_allocations():
     assert axle.memory_reserved("cpu") <= before["reserved_bytes"] + (4 << 20)
     with pytest.raises(axle.DeviceError, match="cpu:3"):
         axle.memory_stats("cpu:3")
+
+
+def test_a_large_block_used_twice_is_released_for_a_huge_page_one():
+    # A large block starts on 4 KiB pages and is cached; once handed out a second
+    # time its size counts as recurring: its next free releases it (reserved
+    # bytes drop) so the next block of that size is made with huge pages, and
+    # that one stays cached.
+    axle.empty_cache("cpu")
+    n = (37 << 20) // 4 + 123  # a size no other test allocates
+    def reserved_after_free():
+        t = axle.empty(n)
+        del t
+        return axle.memory_reserved("cpu")
+    base = axle.memory_reserved("cpu")
+    first = reserved_after_free()   # made, cached
+    assert first >= base + (37 << 20)
+    second = reserved_after_free()  # reused (second use), released on free
+    assert second <= first - (37 << 20)
+    third = reserved_after_free()   # made again (huge pages), cached
+    assert third >= second + (37 << 20)
+    assert reserved_after_free() == third  # reused from the cache from now on
+    axle.empty_cache("cpu")
