@@ -88,12 +88,21 @@ void refuse_written_lists(const OpEntry& op, const Stack& args) {
 Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   const Derivative& d = *op.derivative;
   refuse_written_lists(op, args);
-  const bool out_form =
-      out != nullptr || std::any_of(op.written.begin(), op.written.end(), [](size_t i) { return i != 0; });
+  auto side_effect = [&](size_t i) {
+    return std::find(op.side_effects.begin(), op.side_effects.end(), i) != op.side_effects.end();
+  };
+  const bool out_form = out != nullptr || std::any_of(op.written.begin(), op.written.end(),
+                                                      [&](size_t i) { return i != 0 && !side_effect(i); });
   if (out_form)
     throw AutogradError(detail::concat(op.name,
                                        "(): functions with out=... arguments don't support automatic "
                                        "differentiation, but one of the arguments requires grad."));
+  // State updated as a side effect (running statistics) gets no history: it
+  // must not require grad, as torch requires of batch norm's running statistics.
+  for (size_t i : op.side_effects)
+    if (args[i].is_tensor() && args[i].tensor().defined() && requires_grad(args[i].tensor()))
+      throw NotImplementedError(detail::concat(op.name, " updates its argument '", op.schema.arguments[i].name,
+                                               "' in place, which autograd does not record, and it requires grad"));
   if (d.decomposes) {
     AXLE_INTERNAL_ASSERT(op.decl.composite != nullptr, op.name, " decomposes but has no composite");
     return op.decl.composite(args);  // its ops record themselves
@@ -109,7 +118,7 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   if (!d.vjp) throw NotImplementedError(detail::concat("the derivative for '", op.name, "' is not implemented."));
   int rebased_arg = -1;  // a written view whose base's history the call rebases
   for (size_t i : op.written)
-    if (check_inplace(op, args[i].tensor())) rebased_arg = static_cast<int>(i);
+    if (!side_effect(i) && check_inplace(op, args[i].tensor())) rebased_arg = static_cast<int>(i);
 
   auto node = std::make_shared<OpNode>(op, d);
   // Edges (taken before an in-place call replaces self's history) and metadata.

@@ -56,6 +56,11 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
                                              e.schema.arguments[i].type.kind == ArgKind::TensorList)) {
         e.written.push_back(i);
         if (!fills) e.overlap_checked.push_back(i);
+        const auto& alias = e.schema.arguments[i].alias;
+        const bool returned = std::any_of(e.schema.returns.begin(), e.schema.returns.end(),
+                                          [&](const Argument& r) { return r.alias && alias && *r.alias == *alias; });
+        if (i != 0 && !returned && !e.schema.returns.empty() && e.schema.arguments[i].type.kind == ArgKind::Tensor)
+          e.side_effects.push_back(i);
       }
     by_name_[name] = &e;
     // An op without overload can also be found by its bare name.

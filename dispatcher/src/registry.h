@@ -48,6 +48,10 @@ class OpEntry {
   std::vector<size_t> overlap_checked;
   // Every Tensor(a!) argument: the call path bumps their storage's version.
   std::vector<size_t> written;
+  // The written Tensor arguments besides self that no return aliases: state the
+  // op updates as a side effect (batch norm's running statistics), not out=
+  // arguments.
+  std::vector<size_t> side_effects;
   // The derivative autograd uses: the declaration's, or for an in-place variant
   // that declares none its kernel op's.
   const Derivative* derivative = &decl.derivative;

@@ -141,9 +141,10 @@ void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, i
 
 // Batch normalization's statistics of channel k of a contiguous float32
 // (N, C, plane) tensor: the mean and 1 / sqrt(var + eps), the biased variance
-// about the mean, summed in double over the channel's planes (nn_backward.cpp).
+// about the mean, summed in double over the channel's planes (nn_backward.cpp);
+// *var gets that variance when var is not null.
 void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, int64_t k, double eps, float* mean,
-                        float* invstd);
+                        float* invstd, double* var = nullptr);
 // acc[j] += p[r * stride + j] for every row r < rows and j < n (reduction.cpp).
 void add_rows(const float* p, int64_t rows, int64_t stride, int64_t n, double* acc);
 

@@ -172,13 +172,13 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void normalize_plan
 // oneDNN's primitive took 1.6 ms for ResNet-18's twenty at batch 4, 64x64
 // (mostly per call).
 void batch_norm_training_loops(const Shape& src, const Shape& dst, const float* w, const float* b, float* mean,
-                               float* invstd, double eps) {
+                               float* invstd, double eps, double* var = nullptr) {
   const int64_t n = src.dims[0], ch = src.dims[1], total = src.numel(), plane = total / (n * ch);
   const auto* x = static_cast<const float*>(src.data);
   auto* y = static_cast<float*>(dst.data);
   parallel_ranges(ch, total >= (int64_t{1} << 15) ? thread_count() : 1, 1, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
-      channel_statistics(x, n, ch, plane, k, eps, &mean[k], &invstd[k]);
+      channel_statistics(x, n, ch, plane, k, eps, &mean[k], &invstd[k], var ? &var[k] : nullptr);
       const float a = invstd[k] * (w ? w[k] : 1.0f), shift = b ? b[k] : 0.0f;
       for (int64_t i = 0; i < n; ++i)
         normalize_plane(x + (i * ch + k) * plane, mean[k], a, shift, plane, y + (i * ch + k) * plane);
@@ -212,6 +212,46 @@ axle_status batch_norm_no_stats(void*, const axle_kernel_call* c) {
     if (axle_status s = run_batch_norm(c, src, dst, scale, shift, mv.data, iv.data, true, eps)) return s;
     auto* inv = static_cast<float*>(iv.data);
     for (int64_t k = 0; k < channels; ++k) inv[k] = static_cast<float>(1.0 / std::sqrt(double{inv[k]} + eps));
+    return AXLE_OK;
+  });
+}
+
+// _native_batch_norm_legit(input, weight, bias, running_mean!, running_var!,
+// training, momentum, eps) in training: float32, the input and output
+// contiguous, on the loops above; then the running statistics (float32,
+// contiguous) per channel in double, torch's update: momentum * the batch's
+// mean / unbiased variance + (1 - momentum) * the running one. Evaluation and
+// anything else is declined (the composite serves it).
+axle_status batch_norm_legit(void*, const axle_kernel_call* c) {
+  return guarded(c, [&]() -> axle_status {
+    Shape src, dst;
+    if (!batch_norm_views(c, &src, &dst) || src.dtype != AXLE_DTYPE_FLOAT32 || !arg_bool(c, 5) ||
+        !plugin::is_contiguous(arg_tensor(c, 0)) || !plugin::is_contiguous(c->outputs[0]))
+      return plugin::decline(c, "evaluation, or an input that is not contiguous float32");
+    const int64_t channels = src.dims[1];
+    void *scale, *shift, *rm, *rv;
+    if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !param(c, 3, channels, &rm) ||
+        !param(c, 4, channels, &rv) || !rm || !rv)
+      return plugin::decline(c, "parameters or running statistics not contiguous float32");
+    const axle_tensor_view &mv = c->outputs[1], &iv = c->outputs[2];
+    if (mv.dtype != AXLE_DTYPE_FLOAT32 || iv.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(mv) != channels ||
+        plugin::numel(iv) != channels || !plugin::is_contiguous(mv) || !plugin::is_contiguous(iv))
+      return AXLE_DECLINED;
+    for (int i : {3, 4})
+      if (plugin::views_overlap(arg_tensor(c, i), arg_tensor(c, 0)) ||
+          plugin::views_overlap(arg_tensor(c, i), c->outputs[0]))
+        return plugin::decline(c, "running statistics overlapping the input or output");
+    std::vector<double> var(static_cast<size_t>(channels));
+    auto* mean = static_cast<float*>(mv.data);
+    batch_norm_training_loops(src, dst, static_cast<const float*>(scale), static_cast<const float*>(shift), mean,
+                              static_cast<float*>(iv.data), arg_double(c, 7), var.data());
+    const double momentum = arg_double(c, 6), count = static_cast<double>(src.numel() / channels);
+    auto *running_mean = static_cast<float*>(rm), *running_var = static_cast<float*>(rv);
+    for (int64_t k = 0; k < channels; ++k) {
+      const double unbiased = var[static_cast<size_t>(k)] * count / (count - 1);  // 0 / 0 for one value, as torch
+      running_mean[k] = static_cast<float>(momentum * mean[k] + (1 - momentum) * running_mean[k]);
+      running_var[k] = static_cast<float>(momentum * unbiased + (1 - momentum) * running_var[k]);
+    }
     return AXLE_OK;
   });
 }
@@ -260,6 +300,7 @@ const KernelEntry kKernels[] = {
     {"layer_norm", &layer_norm, AXLE_HERE},
     {"batch_norm", &batch_norm, AXLE_HERE},
     {"_native_batch_norm_legit.no_stats", &batch_norm_no_stats, AXLE_HERE},
+    {"_native_batch_norm_legit", &batch_norm_legit, AXLE_HERE},
 };
 
 }  // namespace

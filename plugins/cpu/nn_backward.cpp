@@ -53,7 +53,7 @@ AXLE_ROW_LOOP double row_squares(const float* __restrict x, int64_t n, float m) 
 }  // namespace
 
 void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, int64_t k, double eps, float* mean,
-                        float* invstd) {
+                        float* invstd, double* var) {
   const double count = static_cast<double>(n * plane);
   double sum = 0, sq = 0;
   for (int64_t i = 0; i < n; ++i) sum += row_sum(x + (i * ch + k) * plane, plane);
@@ -61,6 +61,7 @@ void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, in
   for (int64_t i = 0; i < n; ++i) sq += row_squares(x + (i * ch + k) * plane, plane, m);
   *mean = m;
   *invstd = static_cast<float>(1.0 / std::sqrt(sq / count + eps));
+  if (var) *var = sq / count;
 }
 
 namespace {

@@ -27,8 +27,9 @@ RANDOM = {"dropout"}
 TORCH_ONLY = {"scatter.src", "scatter_.src"}
 # Arguments without a derivative in torch 1.13 (its backward raises "not implemented", and
 # axle's does too): never made leaves. The incomplete gamma functions' shape parameter, zeta's x.
+# Batch norm's running statistics: state the op updates in place (torch refuses them requiring grad).
 NOT_DIFFERENTIABLE = {"igamma": {"self"}, "igammac": {"self"}, "igamma_": {"self"}, "igammac_": {"self"},
-                      "special_zeta": {"self"}}
+                      "special_zeta": {"self"}, "_native_batch_norm_legit": {"running_mean", "running_var"}}
 # Per op: samples compared with torch, with finite differences only, and skipped.
 SUMMARY = {}
 

@@ -241,6 +241,18 @@ def _linear_backward(x, g, w, mask):
             g2.sum(0) if mask[2] else None)
 
 
+def _bn_legit(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    # torch 2.x's op with running statistics: torch 1.13's native_batch_norm, which updates them too
+    # (its CPU kernel divides by zero without values per channel: the ValueError torch 2.x raises).
+    # Nor does it check the running statistics' sizes (F.batch_norm does, with this message).
+    if training and input.dim() >= 2 and input.numel() == 0:
+        raise ValueError("expected at least one value per channel")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if input.dim() >= 2 and t.numel() != input.shape[1]:
+            raise RuntimeError("%s should contain %d elements not %d" % (name, input.shape[1], t.numel()))
+    return torch.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
 def _positive_max(v, dim):
     """Signs (+1 / -1) making each vector of v along dim have its largest-magnitude entry (the first of
     equal ones) positive: axle's choice for eigenvectors and singular vectors, which are unique up to sign."""
@@ -290,6 +302,7 @@ TORCH_EQUIVALENT = {
     "_fused_adam_": _fused_adam(False),
     "_fused_adamw_": _fused_adam(True),
     "_native_batch_norm_legit.no_stats": _bn_no_stats,
+    "_native_batch_norm_legit": _bn_legit,
     "native_group_norm_backward": _bool_mask(torch.ops.aten.native_group_norm_backward.default),
     "native_layer_norm_backward": _layer_norm_backward,
     "_thnn_fused_lstm_cell": _fused_lstm_cell,

@@ -86,6 +86,28 @@ std::vector<Sample> batch_norm_no_stats_samples(SampleContext& c) {
   return out;
 }
 
+// _native_batch_norm_legit(input, weight, bias, running_mean!, running_var!, training, momentum, eps)
+std::vector<Sample> batch_norm_legit_samples(SampleContext& c) {
+  auto mean = [&](int64_t n) { return c.make({n}); };
+  auto var = [&](int64_t n) { return c.make({n}, C, {}, 0.5, 1.5); };
+  if (!norm_dtype(c.dtype()))
+    return {fails({c.make({2, 3, 4}), Value(), Value(), mean(3), var(3), true, 0.1, 1e-5}, "unsupported dtype",
+                  "DTypeError")};
+  return {
+      ok({c.make({4, 3, 5}), c.make({3}), c.make({3}), mean(3), var(3), true, 0.1, 1e-5}, "training, affine"),
+      ok({c.make({2, 16, 4, 4}), Value(), Value(), mean(16), var(16), true, 0.3, 1e-5}, "4-d, momentum 0.3"),
+      ok({c.make({2, 3, 4, 5}, CL), c.make({3}), Value(), mean(3), var(3), true, 0.1, 1e-5}, "channels_last"),
+      ok({c.make({6, 5}), Value(), c.make({5}), mean(5), var(5), true, 0.1, 1e-3}, "2-d, bias only, eps 1e-3"),
+      ok({c.make({2, 3, 4}), c.make({3}), c.make({3}), mean(3), var(3), false, 0.1, 1e-5},
+         "evaluation: the running statistics, empty ones returned"),
+      fails({c.make({2, 3, 4}), Value(), Value(), mean(4), var(3), true, 0.1, 1e-5}, "running_mean of 4 for 3 channels",
+            "ShapeError"),
+      fails({c.make({0, 3, 4}), Value(), Value(), mean(3), var(3), true, 0.1, 1e-5}, "no values per channel",
+            "ValueError"),
+      fails({c.make({3}), Value(), Value(), mean(3), var(3), true, 0.1, 1e-5}, "1-d input", "IndexError"),
+  };
+}
+
 std::vector<Sample> layer_norm_samples(SampleContext& c) {
   if (!norm_dtype(c.dtype())) return {fails({c.make({2, 3}), IntList{3}}, "unsupported dtype", "DTypeError")};
   return {
@@ -240,6 +262,7 @@ std::vector<OpSamples> nn_samples() {
       {"log_softmax.int", &softmax_samples, kNorm, 4},
       {"batch_norm", &batch_norm_samples, kNorm, 4},
       {"_native_batch_norm_legit.no_stats", &batch_norm_no_stats_samples, kNorm, 4},
+      {"_native_batch_norm_legit", &batch_norm_legit_samples, kNorm, 4},
       {"layer_norm", &layer_norm_samples, kNorm, 4},
       {"group_norm", &group_norm_samples, kNorm, 4},
       {"rms_norm", &rms_norm_samples, {kFloat32, kFloat64, kBFloat16, kFloat16, kInt64}, 4},

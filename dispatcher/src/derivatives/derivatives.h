@@ -173,6 +173,7 @@ void embedding(VjpContext& c);
 void index(VjpContext& c);
 void batch_norm(VjpContext& c);
 void batch_norm_no_stats(VjpContext& c);
+void batch_norm_legit(VjpContext& c);
 void group_norm(VjpContext& c);
 void upsample_nearest2d(VjpContext& c);
 void upsample_bilinear2d(VjpContext& c);

@@ -239,13 +239,11 @@ void embedding(VjpContext& c) {
   c.set(0, acc);
 }
 
-void batch_norm_no_stats(VjpContext& c) {
-  // (input, weight, bias, training, momentum, eps) -> (out, save_mean, save_invstd):
-  // the declared backward op from the saved statistics; gradients into the
-  // statistics themselves (torch declares them not differentiable; axle's
-  // gradient checks reach them) go through mean and (var + eps)^-1/2.
+namespace {
+// The batch-statistics forms' formula, eps being argument eps_arg.
+void batch_stats_norm(VjpContext& c, size_t eps_arg) {
   const Tensor& x = c.input(0);
-  const double eps = c.arg(5).to_double();
+  const double eps = c.arg(eps_arg).to_double();
   const Tensor &mu = c.result(1), &invstd = c.result(2);
   const IntList mask{c.needs(0) ? 1 : 0, c.has_tensor(1) && c.needs(1) ? 1 : 0, c.has_tensor(2) && c.needs(2) ? 1 : 0};
   Tensor gx;
@@ -269,6 +267,32 @@ void batch_norm_no_stats(VjpContext& c) {
     gx = gx.defined() ? gx + extra : extra + zeros(x.sizes(), TensorOptions().dtype(x.dtype()).device(x.device()));
   }
   if (gx.defined()) c.set(0, gx);
+}
+}  // namespace
+
+void batch_norm_no_stats(VjpContext& c) {
+  // (input, weight, bias, training, momentum, eps) -> (out, save_mean, save_invstd):
+  // the declared backward op from the saved statistics; gradients into the
+  // statistics themselves (torch declares them not differentiable; axle's
+  // gradient checks reach them) go through mean and (var + eps)^-1/2.
+  batch_stats_norm(c, 5);
+}
+
+void batch_norm_legit(VjpContext& c) {
+  // (input, weight, bias, running_mean!, running_var!, training, momentum, eps):
+  // training as batch_norm_no_stats (the running statistics get no gradient);
+  // evaluation as batch_norm with the running statistics.
+  if (c.arg(5).to_bool()) {
+    batch_stats_norm(c, 7);
+    return;
+  }
+  const IntList mask{c.needs(0) ? 1 : 0, c.has_tensor(1) && c.needs(1) ? 1 : 0, c.has_tensor(2) && c.needs(2) ? 1 : 0};
+  if (!c.has_grad(0) || !(mask[0] || mask[1] || mask[2])) return;
+  Stack r = detail::call(AXLE_OP("native_batch_norm_backward"), c.grad(0), c.input(0),
+                         c.has_tensor(1) ? Value(c.input(1)) : Value(), c.input(3), c.input(4), Value(), Value(), false,
+                         c.arg(7).to_double(), mask);
+  for (size_t i = 0; i < 3; ++i)
+    if (mask[i]) c.set(i, r[i].tensor());
 }
 
 void batch_norm(VjpContext& c) {

@@ -128,6 +128,68 @@ Stack batch_norm_no_stats_composite(const Stack& args) {
   return {y, reshape(mu, {-1}).to(sd), reshape(invstd, {-1}).to(sd)};
 }
 
+// _native_batch_norm_legit(input, weight, bias, running_mean!, running_var!,
+// training, momentum, eps) -> (out, save_mean, save_invstd): torch 2.x's batch
+// norm that also updates the running statistics in place (training) or
+// normalizes with them (evaluation: empty statistics returned), as nn's
+// modules run it. The update is torch's: (1 - momentum) * running + momentum *
+// the batch's mean / unbiased variance.
+void batch_norm_legit_shape(ShapeContext& c) {
+  const Tensor& t = c.arg(0).tensor();
+  AXLE_CHECK(t.dim() >= 2, IndexError, c.op,
+             ": Dimension out of range: expected an input of at least 2 dims (N, C, ...), got size ", str(t.sizes()));
+  check_norm_dtype(c.op, t.dtype());
+  const int64_t features = t.sizes()[1];
+  check_param(c, 1, "weight", features);
+  check_param(c, 2, "bias", features);
+  check_param(c, 3, "running_mean", features);
+  check_param(c, 4, "running_var", features);
+  const bool training = c.args[5].to_bool();
+  AXLE_CHECK(!training || features == 0 || t.numel() / features > 0, ValueError, c.op,
+             ": expected at least one value per channel, got input size ", str(t.sizes()));
+  const DType sd = batch_stats_dtype(t, c.args[1]);
+  const IntList stats{training ? features : 0};
+  c.outputs = {{t.sizes(), t.dtype()}, {stats, sd}, {stats, sd}};
+}
+
+Stack batch_norm_legit_composite(const Stack& args) {
+  Stack a = args;
+  ShapeContext checks{"_native_batch_norm_legit", a, a[0].tensor().device(), {}};
+  batch_norm_legit_shape(checks);
+  const Tensor& x = a[0].tensor();
+  Tensor running_mean = a[3].tensor(), running_var = a[4].tensor();
+  const double momentum = a[6].to_double(), eps = a[7].to_double();
+  const DType sd = batch_stats_dtype(x, a[1]);
+  if (!a[5].to_bool()) {
+    const Tensor y =
+        call_op(AXLE_OP("batch_norm"), {x, a[1], a[2], a[3], a[4], false, momentum, eps, false})[0].tensor();
+    const Tensor none = empty({0}, TensorOptions().dtype(sd).device(x.device()));
+    return {y, none, none};
+  }
+  Stack r = call_op(AXLE_OP("_native_batch_norm_legit.no_stats"), {x, a[1], a[2], true, momentum, eps});
+  // The unbiased variance in float64 from save_invstd (1 / invstd^2 - eps),
+  // or from the input when the statistics are bfloat16-rounded.
+  const int64_t count = x.size(1) ? x.numel() / x.size(1) : 0;
+  Tensor var;
+  if (r[2].tensor().dtype() == kBFloat16) {
+    IntList dims{0};
+    for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+    const Tensor xf = x.to(kFloat64), centered = xf - mean(xf, dims, true);
+    var = reshape(mean(centered * centered, dims, false), {-1});
+  } else {
+    const Tensor inv = r[2].tensor().to(kFloat64);
+    var = clamp(reciprocal(inv * inv) - scalar_to_tensor(Scalar(eps)), Scalar(0.0));
+  }
+  // n / (n - 1); one value per channel gives NaN (0 / 0), as torch's kernel.
+  if (count > 0)
+    var = var * scalar_to_tensor(
+                    Scalar(count == 1 ? std::nan("") : static_cast<double>(count) / static_cast<double>(count - 1)));
+  const Tensor keep = scalar_to_tensor(Scalar(1.0 - momentum)), take = scalar_to_tensor(Scalar(momentum));
+  running_mean.copy_((running_mean.to(kFloat64) * keep + r[1].tensor().to(kFloat64) * take).to(running_mean.dtype()));
+  running_var.copy_((running_var.to(kFloat64) * keep + var * take).to(running_var.dtype()));
+  return r;
+}
+
 // ------------------------------------------------------------ layer_norm, rms_norm, group_norm
 void check_normalized_shape(ShapeContext& c) {
   const Tensor& t = c.arg(0).tensor();
@@ -377,6 +439,16 @@ std::vector<OpDecl> nn_ops() {
               "channel (float32 for bfloat16 input). momentum is unused (no running statistics).",
        .derivative = {.vjp = &derivatives::batch_norm_no_stats,
                       .saves = save_arg(0) | save_arg(1) | save_output(1) | save_output(2)}},
+      {.schema = "_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, "
+                 "Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",
+       .shape = &batch_norm_legit_shape,
+       .composite = &batch_norm_legit_composite,
+       .doc = "Batch normalization that updates running_mean / running_var in place with momentum (training: the "
+              "batch's mean and unbiased variance; returns out, save_mean, save_invstd) or normalizes with them "
+              "(evaluation: empty statistics).",
+       .derivative = {.vjp = &derivatives::batch_norm_legit,
+                      .saves =
+                          save_arg(0) | save_arg(1) | save_arg(3) | save_arg(4) | save_output(1) | save_output(2)}},
       {.schema = "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float "
                  "eps=1e-05, bool cudnn_enable=True) -> Tensor",
        .shape = &layer_norm_shape,
