@@ -143,6 +143,10 @@ axle_status convolution(void*, const axle_kernel_call* c) {
     if (!conv_geometry(arg_ints(c, 3), arg_ints(c, 4), arg_ints(c, 5), src, wei, dst, transposed, &g))
       return AXLE_DECLINED;
     src = cropped(src, g);
+    if (gemm_conv_fits(src, wei, dst, groups, transposed, false)) {  // few output positions: conv_gemm.cpp
+      gemm_conv_forward(src, wei, has_bias ? &bias : nullptr, dst, g);
+      return AXLE_OK;
+    }
     const dnnl::memory::dims &strides = g.strides, &dilates = g.dilates, &pad_l = g.pad_l, &pad_r = g.pad_r;
     const Shape w = conv_weights(wei, transposed, groups);
     const bool cl = channels_last(src) && channels_last(dst);

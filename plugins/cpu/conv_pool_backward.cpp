@@ -74,7 +74,10 @@ axle_status backward(const axle_kernel_call* c) {
   auto pick = [](bool plain, const dnnl::memory::desc& user, const Shape& s) { return plain ? user : any_like(s); };
   // Every primitive is made (or found declined) before anything is written.
   std::shared_ptr<const Primitive> data, weights;
-  if (want_x) {
+  // Few output positions: the plugin's own GEMMs (conv_gemm.cpp) on the plain
+  // tensors instead of oneDNN's blocked primitives and their weight reorders.
+  const bool gemm_x = want_x && gemm_conv_fits(x, wei, gy, groups, false, false) && plugin::is_contiguous(gx_v);
+  if (want_x && !gemm_x) {
     Key key = base;
     key.add(static_cast<int64_t>(1)).add(gx);
     data = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
@@ -95,7 +98,9 @@ axle_status backward(const axle_kernel_call* c) {
   }
   dnnl::memory::desc gb_u;
   if (want_b && !describe(gb, &gb_u)) return AXLE_DECLINED;
-  if (want_w) {
+  const bool gemm_w = want_w && gemm_conv_fits(x, wei, gy, groups, false, true) && plugin::is_contiguous(gw_v) &&
+                      (!want_b || plugin::is_contiguous(gb_v));
+  if (want_w && !gemm_w) {
     Key key = base;
     key.add(static_cast<int64_t>(2)).add(Shape::of(gw_v));
     weights = cache().get(key.str(), [&]() -> std::shared_ptr<Primitive> {
@@ -137,6 +142,10 @@ axle_status backward(const axle_kernel_call* c) {
                        {DNNL_ARG_WEIGHTS, w_u, wei.data, false},
                        {DNNL_ARG_DIFF_SRC, gx_u, gx_v.data, true}});
   }
+  if (gemm_x) gemm_conv_backward_data(gy, wei, Shape::of(gx_v), g);
+  if (gemm_w)
+    gemm_conv_weight_grad(x, gy, wei, g, static_cast<float*>(gw_v.data),
+                          want_b ? static_cast<float*>(gb_v.data) : nullptr);
   if (weights) {
     std::vector<Arg> args = {{DNNL_ARG_SRC, x_u, x.data, false},
                              {DNNL_ARG_DIFF_DST, gy_md, gy_data, false},

@@ -90,6 +90,16 @@ Shape cropped(const Shape& s, const ConvGeometry& g);
 bool conv_geometry(const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
                    const std::vector<int64_t>& dilation, const Shape& src, const Shape& wei, const Shape& dst,
                    bool transposed, ConvGeometry* g);
+// 2-d convolutions with few output positions as sgemm calls on the plain
+// tensors (conv_gemm.cpp): whether one fits (float32, groups 1, a contiguous
+// weight; the forward and input gradient, or the weight gradient), its
+// forward, input gradient (gx contiguous) and weight / bias gradients
+// (contiguous, gb may be null).
+bool gemm_conv_fits(const Shape& x, const Shape& w, const Shape& y, int64_t groups, bool transposed, bool weight_grad);
+void gemm_conv_forward(const Shape& x, const Shape& w, const Shape* bias, const Shape& y, const ConvGeometry& g);
+void gemm_conv_backward_data(const Shape& gy, const Shape& w, const Shape& gx, const ConvGeometry& g);
+void gemm_conv_weight_grad(const Shape& x, const Shape& gy, const Shape& w, const ConvGeometry& g, float* gw,
+                           float* gb);
 // Weights in oneDNN's logical order [G,] O, I, K...: torch's are [O, I/G, K...]
 // (convolution) or [I, O/G, K...] (transposed).
 Shape conv_weights(const Shape& wei, bool transposed, int64_t groups);

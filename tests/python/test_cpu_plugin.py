@@ -569,3 +569,59 @@ def test_embedding_rows_run_our_index_select_and_index_put():
         axle.index_select(axle.tensor(w), 0, axle.tensor([1, 50]))
     with pytest.raises(IndexError, match=r"index_put_: index -7 is out of bounds for dimension 0 with size 6"):
         axle.zeros(6, 3).index_put_((axle.tensor([0, -7]),), axle.ones(2, 3), accumulate=True)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_convolutions_with_few_output_positions_run_our_gemms(threads, tmp_path):
+    # Up to 16 output positions (N * OH * OW) the forward and the input gradient,
+    # up to 64 the weight and bias gradients, are sgemm calls on the plain
+    # tensors (im2col / col2im): stride, padding, dilation, rectangular kernels,
+    # channels_last input, a transposed-layout grad_output, every mask; values
+    # as torch's in float64.
+    _, r = run_verbose("""
+        import torch
+        rng = np.random.default_rng(5)
+        out = {}
+        cases = [((4, 16, 2, 2), (24, 16, 3, 3), 1, 1, 1, True), ((4, 8, 4, 4), (12, 8, 3, 3), 2, 1, 1, False),
+                 ((2, 5, 5, 7), (6, 5, 3, 2), 2, (1, 0), (2, 1), True), ((1, 3, 3, 3), (4, 3, 1, 1), 1, 0, 1, True),
+                 ((4, 8, 4, 4), (8, 8, 3, 3), 1, 1, 1, True), ((2, 6, 9, 9), (5, 6, 3, 3), 2, 0, 1, False)]
+        for k, (xs, ws, stride, pad, dil, bias) in enumerate(cases):
+            x = rng.standard_normal(xs); w = rng.standard_normal(ws); b = rng.standard_normal(ws[0])
+            X = axle.tensor(x, dtype=axle.float32)
+            if k % 2:
+                X = X.contiguous(memory_format=axle.channels_last)
+            X.requires_grad_()
+            W = axle.tensor(w, dtype=axle.float32, requires_grad=True)
+            B = axle.tensor(b, dtype=axle.float32, requires_grad=True) if bias else None
+            y = axle.nn.functional.conv2d(X, W, B, stride, pad, dil)
+            g = rng.standard_normal(tuple(y.shape))
+            G = axle.tensor(g.transpose(0, 1, 3, 2).copy(), dtype=axle.float32).transpose(2, 3) if k % 3 == 0 else \\
+                axle.tensor(g, dtype=axle.float32)
+            with axle.trace() as t:
+                y = axle.nn.functional.conv2d(X, W, B, stride, pad, dil)
+                y.backward(G)
+            plugins = sorted({e["plugin"] for e in t.events if e["op"] in ("convolution.out", "convolution_backward")})
+            tx = torch.tensor(x, requires_grad=True); tw = torch.tensor(w, requires_grad=True)
+            tb = torch.tensor(b, requires_grad=True) if bias else None
+            ty = torch.nn.functional.conv2d(tx, tw, tb, stride, pad, dil)
+            ty.backward(torch.tensor(g))
+            pairs = [(y.detach(), ty), (X.grad, tx.grad), (W.grad, tw.grad)] + ([(B.grad, tb.grad)] if bias else [])
+            errs = [float(np.max(np.abs(np.asarray(a) - t_.detach().numpy())) / (1 + np.max(np.abs(t_.detach().numpy()))))
+                    for a, t_ in pairs]
+            # the mask variants: one gradient at a time
+            for mask in ([1, 0, 0], [0, 1, 0], [0, 1, 1] if bias else [0, 1, 0]):
+                got = axle.convolution_backward(G, X.detach(), W.detach(), [ws[0]] if bias else None,
+                                                [stride] * 2 if isinstance(stride, int) else list(stride),
+                                                [pad] * 2 if isinstance(pad, int) else list(pad),
+                                                [dil] * 2 if isinstance(dil, int) else list(dil), False, [0, 0], 1, mask)
+                want = (tx.grad, tw.grad, tb.grad if bias else None)
+                for m_, a, t_ in zip(mask, got, want):
+                    errs.append(None if not m_ else float(np.max(np.abs(np.asarray(a) - t_.numpy())) /
+                                                          (1 + np.max(np.abs(t_.numpy())))))
+            out[str(k)] = [plugins, errs]
+        print(json.dumps(out))
+    """, {"cpu": {"threads": threads}}, tmp_path)
+    assert len(r) == 6
+    for case, (plugins, errs) in r.items():
+        assert plugins == ["cpu"], case
+        assert all(e is None or e < 1e-5 for e in errs), (case, errs)
