@@ -146,15 +146,19 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void weight_grad_ti
 void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, int64_t k, float* gw, float* gb) {
   // x's rows in kGradK-wide slices [slice][row][kGradK], zero-padded; kept per
   // thread so a call reuses the previous call's memory.
+  // (K = kGradK: x's rows are that already.)
   const int64_t slices = (k + kGradK - 1) / kGradK;
   thread_local std::vector<float> packed;
-  packed.assign(static_cast<size_t>(slices * m * kGradK), 0.0f);
-  for (int64_t s = 0; s < slices; ++s) {
-    const int64_t width = std::min<int64_t>(kGradK, k - s * kGradK);
-    for (int64_t r = 0; r < m; ++r)
-      std::memcpy(packed.data() + (s * m + r) * kGradK, x + r * k + s * kGradK, static_cast<size_t>(width) * 4);
+  const float* xp = x;
+  if (k != kGradK) {
+    packed.assign(static_cast<size_t>(slices * m * kGradK), 0.0f);
+    for (int64_t s = 0; s < slices; ++s) {
+      const int64_t width = std::min<int64_t>(kGradK, k - s * kGradK);
+      for (int64_t r = 0; r < m; ++r)
+        std::memcpy(packed.data() + (s * m + r) * kGradK, x + r * k + s * kGradK, static_cast<size_t>(width) * 4);
+    }
+    xp = packed.data();
   }
-  const float* xp = packed.data();
   const int64_t full = n / kGradCols * kGradCols;
   const int threads = m * n * k >= (int64_t{1} << 20) ? std::min<int64_t>(thread_count(), full / kGradCols) : 1;
   // Column ranges per thread; within one, blocks of kGradRows rows of g are

@@ -132,11 +132,14 @@ axle_status leading_reduce(const axle_kernel_call* c, bool mean) {
 // The sum of x (power 0), |x| (1) or x^2 (2) over n contiguous floats: float
 // lanes over 1024-element blocks (the compiler vectorizes them), the blocks
 // added in double, as precise as the reference plugin's double loop for any n.
-__attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(const float* __restrict x, int64_t n,
-                                                                              int power = 0) {
-  constexpr int kLanes = 16;
+// 64 lanes: four independent vector accumulators, so the additions' latency
+// does not bound the loop (a 7918 x 32 norm: 40 -> 14 us); the power is a
+// template parameter, so the loop has no branch.
+template <int Power>
+inline double block_sum_of(const float* __restrict x, int64_t n) {
+  constexpr int kLanes = 64;
   constexpr int64_t kBlock = 1024;
-  auto term = [power](float v) { return power == 0 ? v : power == 1 ? std::fabs(v) : v * v; };
+  auto term = [](float v) { return Power == 0 ? v : Power == 1 ? std::fabs(v) : v * v; };
   double total = 0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = std::min(n, b + kBlock);
@@ -151,6 +154,11 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(co
     total += block;
   }
   return total;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) double block_sum(const float* __restrict x, int64_t n,
+                                                                              int power = 0) {
+  return power == 0 ? block_sum_of<0>(x, n) : power == 1 ? block_sum_of<1>(x, n) : block_sum_of<2>(x, n);
 }
 
 // sum / mean of a contiguous float32 (N, C, ...) tensor over every dim but

@@ -253,14 +253,15 @@ def test_convolution_backward_runs_onednn_backward_primitives(mask):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_linear_backward_runs_one_plugin_call(threads, tmp_path):
-    # linear's gradients in one linear_backward call: with K <= 64 the weight
-    # and bias gradients from one pass over g (8-column tiles, a tail of
-    # columns, 32-wide slices of K, blocks of 32 rows), above on the matmul
-    # path; values as numpy's in float64, every mask.
+    # linear's gradients in one linear_backward call: with K <= 64 and 512
+    # outputs or more the weight and bias gradients from one pass over g
+    # (8-column tiles, a tail of columns, 32-wide slices of K, blocks of 32
+    # rows), otherwise on the matmul path; values as numpy's in float64, every
+    # mask.
     _, r = run_verbose("""
         rng = np.random.default_rng(11)
         out = {}
-        for lead, k, n in (((35, 20), 32, 7918), ((70,), 40, 1003), ((33,), 64, 8), ((50,), 70, 301), ((9,), 1, 300)):
+        for lead, k, n in (((35, 20), 32, 7918), ((70,), 40, 1003), ((33,), 64, 515), ((50,), 70, 301), ((9,), 1, 300)):
             x = rng.standard_normal(lead + (k,)).astype(np.float32)
             w = rng.standard_normal((n, k)).astype(np.float32)
             g = rng.standard_normal(lead + (n,)).astype(np.float32)
