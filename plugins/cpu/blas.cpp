@@ -156,7 +156,8 @@ Shape matrix(void* data, int64_t rows, int64_t cols) {
 // linear_backward(self, grad_output, weight, output_mask) -> (grad_input,
 // grad_weight, grad_bias): float32, self and grad_output contiguous (their
 // leading dims flattened into rows). grad_input = g @ W on the matmul path;
-// with K <= 64 and 512 outputs or more, grad_weight and grad_bias from one pass over g
+// with 16 <= K <= 64, 512 outputs or more and up to 2048 rows, grad_weight and
+// grad_bias from one pass over g
 // (small_k_weight_grad), else grad_weight = g^T @ x on the matmul path and
 // grad_bias from add_rows. The outputs output_mask leaves out arrive
 // unallocated and stay so.
@@ -177,8 +178,10 @@ axle_status linear_backward(void*, const axle_kernel_call* c) {
       if (axle_status s = run(c, g, w, nullptr, matrix(gx.data, m, k), 1.0)) return s;
     auto* pg = static_cast<const float*>(gv.data);
     // (Below ~512 outputs the matmul path and add_rows are as fast: 96 outputs,
-    // 700 rows, K = 32: 39 vs 43 us.)
-    if (gw.data && k <= kSmallK && n >= 512) {
+    // 700 rows, K = 32: 39 vs 43 us; below K = 16 most of the tiles' 32 lanes
+    // idle, and from ~2K rows on the matmul path won: 20000 rows, K = 32, 512
+    // outputs: 11.6 vs 14.3 ms.)
+    if (gw.data && k >= 16 && k <= kSmallK && n >= 512 && m <= 2048) {
       small_k_weight_grad(pg, static_cast<const float*>(xv.data), m, n, k, static_cast<float*>(gw.data),
                           static_cast<float*>(gb.data));
       return AXLE_OK;

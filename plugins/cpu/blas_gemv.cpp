@@ -180,16 +180,29 @@ void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, i
     if (gb)
       for (int64_t j = j0; j < j1; ++j) gb[j] = static_cast<float>(bias[static_cast<size_t>(j - j0)]);
   });
-  // The last n % kGradCols columns, in double.
-  for (int64_t j = full; j < n; ++j) {
-    double b = 0;
-    for (int64_t r = 0; r < m; ++r) b += g[r * n + j];
-    if (gb) gb[j] = static_cast<float>(b);
-    for (int64_t c = 0; c < k; ++c) {
-      double s = 0;
-      for (int64_t r = 0; r < m; ++r) s += static_cast<double>(g[r * n + j]) * x[r * k + c];
-      gw[j * k + c] = static_cast<float>(s);
+  // The last n % kGradCols columns: copied into zero-padded rows of
+  // kGradCols and run through the same tiles (a column-by-column loop read g
+  // at a stride of n per element).
+  const int64_t tail = n - full;
+  if (tail == 0) return;
+  thread_local std::vector<float> tail_g, tail_w;
+  tail_g.assign(static_cast<size_t>(m * kGradCols), 0.0f);
+  tail_w.assign(static_cast<size_t>(kGradCols * k), 0.0f);
+  for (int64_t r = 0; r < m; ++r)
+    std::memcpy(tail_g.data() + r * kGradCols, g + r * n + full, static_cast<size_t>(tail) * 4);
+  double bias[kGradCols] = {};
+  float block_bias[kGradCols];
+  for (int64_t r0 = 0; r0 < m; r0 += kGradRows)
+    for (int64_t s = 0; s < slices; ++s) {
+      weight_grad_tile(tail_g.data() + r0 * kGradCols, kGradCols, xp + (s * m + r0) * kGradK,
+                       std::min(kGradRows, m - r0), tail_w.data() + s * kGradK, k,
+                       static_cast<int>(std::min<int64_t>(kGradK, k - s * kGradK)), r0 == 0, block_bias);
+      if (s == 0)
+        for (int q = 0; q < kGradCols; ++q) bias[q] += block_bias[q];
     }
+  for (int64_t j = 0; j < tail; ++j) {
+    std::memcpy(gw + (full + j) * k, tail_w.data() + j * k, static_cast<size_t>(k) * 4);
+    if (gb) gb[full + j] = static_cast<float>(bias[j]);
   }
 }
 

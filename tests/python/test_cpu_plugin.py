@@ -284,6 +284,21 @@ def test_linear_backward_runs_one_plugin_call(threads, tmp_path):
         assert all(undefined), case
 
 
+@pytest.mark.parametrize("n,k", [(0, 4), (5, 0)])
+def test_linear_backward_with_an_empty_weight(n, k):
+    # No outputs or no inputs: empty or zero gradients, as torch's.
+    torch = pytest.importorskip("torch")
+    x = axle.ones(2, 3, k, requires_grad=True)
+    w = axle.ones(n, k, requires_grad=True)
+    b = axle.ones(n, requires_grad=True)
+    axle.nn.functional.linear(x, w, b).sum().backward()
+    tx, tw, tb = (torch.ones(*t.shape, requires_grad=True) for t in (x, w, b))
+    torch.nn.functional.linear(tx, tw, tb).sum().backward()
+    for a, t in ((x, tx), (w, tw), (b, tb)):
+        assert tuple(a.grad.shape) == tuple(t.grad.shape)
+        np.testing.assert_array_equal(np.asarray(a.grad), t.grad.numpy())
+
+
 def test_linear_backward_products_at_batch_one_run_our_loops():
     # g @ W with W row-major (the input gradient) and g^T @ x with K = 1 (the
     # weight gradient): our loops, values as numpy's in float64.

@@ -236,8 +236,9 @@ def _linear_backward(x, g, w, mask):
         raise RuntimeError("linear_backward: sizes %s, %s, %s" % (list(x.shape), list(g.shape), list(w.shape)))
     if not x.dtype == g.dtype == w.dtype:
         raise RuntimeError("linear_backward: dtypes %s, %s, %s" % (x.dtype, g.dtype, w.dtype))
-    g2 = g.reshape(-1, w.shape[0])
-    return (g @ w if mask[0] else None, g2.t() @ x.reshape(-1, w.shape[1]) if mask[1] else None,
+    rows = int(np.prod(x.shape[:-1]))
+    g2 = g.reshape(rows, w.shape[0])
+    return (g @ w if mask[0] else None, g2.t() @ x.reshape(rows, w.shape[1]) if mask[1] else None,
             g2.sum(0) if mask[2] else None)
 
 

@@ -174,6 +174,8 @@ std::vector<Sample> linear_backward_samples(SampleContext& c) {
       ok({c.make({4, 6}), c.make({4, 8}, S), c.make({8, 6}), IntList{0, 0, 1}}, "stepped grad_output, mask: bias"),
       ok({c.make({6}), c.make({3}), c.make({3, 6}), all}, "1-d input"),
       ok({c.make({0, 4}), c.make({0, 5}), c.make({5, 4}), all}, "zero rows"),
+      ok({c.make({3, 4}), c.make({3, 0}), c.make({0, 4}), all}, "no outputs"),
+      ok({c.make({2, 3, 0}), c.make({2, 3, 5}), c.make({5, 0}), all}, "no inputs"),
       fails({c.make({3, 4}), c.make({3, 6}), c.make({5, 4}), all}, "grad_output of another size", "ShapeError"),
       fails({c.make({3, 4}), c.make({3, 5}), c.make({5, 3}), all}, "weight of another in_features", "ShapeError"),
       fails({c.make({3, 4}), c.make({3, 4}), c.make({4}), all}, "1-d weight", "ShapeError"),

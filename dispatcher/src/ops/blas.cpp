@@ -179,10 +179,12 @@ Stack linear_backward_composite(const Stack& a) {
   const Tensor& w = a[2].tensor();
   check_linear_backward("linear_backward", x, g, w);
   const int64_t n = w.sizes()[0], k = w.sizes()[1];
-  const Tensor g2 = reshape(g, {g.numel() / std::max<int64_t>(n, 1), n});
+  int64_t rows = 1;  // the leading dims (from the sizes: n or k may be 0)
+  for (size_t d = 0; d + 1 < x.sizes().size(); ++d) rows *= x.sizes()[d];
+  const Tensor g2 = reshape(g, {rows, n});
   Tensor gx, gw, gb;
   if (linear_wanted("linear_backward", a[3], 0)) gx = matmul(g, w);
-  if (linear_wanted("linear_backward", a[3], 1)) gw = mm(t(g2), reshape(x, {x.numel() / std::max<int64_t>(k, 1), k}));
+  if (linear_wanted("linear_backward", a[3], 1)) gw = mm(t(g2), reshape(x, {rows, k}));
   if (linear_wanted("linear_backward", a[3], 2)) gb = sum(g2, IntList{0});
   return {gx, gw, gb};
 }
