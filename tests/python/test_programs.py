@@ -1,13 +1,14 @@
-"""torch-style training programs on the CUDA plugin: a convnet with batch norm
-(SGD with momentum, nll_loss over log_softmax), a two-layer LSTM language model
-(gradient clipping, torch's word-LM update by hand) and a Transformer-encoder
-language model (causal mask, Adam), each written once against the
-torch / axle API and run from the same initial weights on the same data: axle on
-cuda:0 gives torch's (CPU) per-step losses to float32 tolerance, and no op of
-them leaves the GPU through the host fallback. Dropout is off in the compared
-runs (its draws are each library's own); one dropout step runs on the GPU.
-Skipped, with the plugin's reason, where no CUDA device exists.
-AXLE_TEST_DEVICE=<type> runs the same programs on another plugin's device."""
+"""torch-style training programs on each device (the host, and cuda:0 where
+the CUDA plugin finds a GPU): a convnet with batch norm (SGD with momentum,
+nll_loss over log_softmax), a two-layer LSTM language model (gradient
+clipping, torch's word-LM update by hand) and a Transformer-encoder language
+model (causal mask, Adam), each written once against the torch / axle API and
+run from the same initial weights on the same data: axle gives torch's (CPU)
+per-step losses to float32 tolerance, and no op of them leaves a device
+through the host fallback. Dropout is off in the compared runs (its draws are
+each library's own); one dropout step runs on each device. A device without
+hardware is skipped with the plugin's reason. AXLE_TEST_DEVICE=<type> runs
+the programs on that plugin's device only."""
 import math
 import os
 
@@ -19,17 +20,19 @@ import axle
 torch = pytest.importorskip("torch")
 
 
-DEVICE = os.environ.get("AXLE_TEST_DEVICE", "cuda")
+DEVICES = [os.environ["AXLE_TEST_DEVICE"]] if os.environ.get("AXLE_TEST_DEVICE") else ["cpu", "cuda"]
 
 
-def device_reason():
-    info = next((d for d in axle.devices() if d["type"] == DEVICE), None)
+def device_reason(device):
+    info = next((d for d in axle.devices() if d["type"] == device), None)
     if info is None:
-        return "no plugin for device type %r in this build" % DEVICE
-    return None if info["count"] > 0 else "no %s device: %s" % (DEVICE, info["note"])
+        return "no plugin for device type %r in this build" % device
+    return None if info["count"] > 0 else "no %s device: %s" % (device, info["note"])
 
 
-pytestmark = pytest.mark.skipif(device_reason() is not None, reason=str(device_reason()))
+ON_DEVICES = pytest.mark.parametrize("device", [
+    pytest.param(d, marks=pytest.mark.skipif(device_reason(d) is not None, reason=str(device_reason(d))))
+    for d in DEVICES])
 
 STEPS = 5
 
@@ -155,8 +158,9 @@ PROGRAMS = {"convnet": (convnet, train_convnet), "lstm_lm": (lstm_lm, train_lstm
             "transformer_lm": (transformer_lm, train_transformer)}
 
 
+@ON_DEVICES
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_program_on_cuda_follows_torch(name):
+def test_program_follows_torch(name, device):
     build, train = PROGRAMS[name]
     torch.manual_seed(0)
     t_model = build(torch)
@@ -165,20 +169,21 @@ def test_program_on_cuda_follows_torch(name):
     args = inputs(name, np.random.default_rng(1))
     t_losses, t_extra = train(torch, t_model, "cpu", *args)
     before = axle.fallback_stats()
-    a_losses, a_extra = train(axle, a_model, DEVICE, *args)
+    a_losses, a_extra = train(axle, a_model, device, *args)
     after = axle.fallback_stats()
     np.testing.assert_allclose(a_losses, t_losses, rtol=2e-4, atol=1e-5)
     if t_extra is not None:  # batch norm's running statistics follow torch's
         np.testing.assert_allclose(a_extra, t_extra, rtol=1e-4, atol=1e-6)
     hosted = {key: n - before.get(key, 0) for key, n in after.items() if n > before.get(key, 0)}
-    assert not {k: n for k, n in hosted.items() if DEVICE in str(k)}, hosted
-    assert all(p.device.type == DEVICE for p in a_model.parameters())
+    assert not {k: n for k, n in hosted.items() if device in str(k)}, hosted
+    assert all(p.device.type == device for p in a_model.parameters())
 
 
-def test_dropout_trains_on_device():
+@ON_DEVICES
+def test_dropout_trains_on_device(device):
     axle.manual_seed(0)
-    layer = axle.nn.Dropout(0.5).to(DEVICE)
-    x = axle.ones(4096, device=DEVICE, requires_grad=True)
+    layer = axle.nn.Dropout(0.5).to(device)
+    x = axle.ones(4096, device=device, requires_grad=True)
     y = layer(x)
     kept = (y != 0).sum().item()
     assert 1800 < kept < 2300 and set(np.unique(y.detach().cpu().numpy())) <= {0.0, 2.0}
