@@ -4,12 +4,18 @@ for torch.* (callables), Tensor methods and properties, torch.nn.functional,
 torch.nn (module classes), torch.optim (optimizers) and torch.optim.lr_scheduler,
 which public names axle has (same name, reachable the same way) and which it
 lacks, leaving out the families the issue excludes (complex, sparse, quantized,
-named tensors and the like: each exclusion rule below says why).
+named tensors and the like: each exclusion rule below says why). A name axle
+has counts as tested when a test module that compares with torch
+(tests/python/*.py importing torch) calls it by name, or when it is an
+operator whose conformance samples the differential test runs against torch
+(test_torch_samples.py); the names that are neither are listed.
 
 Usage: PYTHONPATH=build/bindings/python python3 scripts/torch_coverage.py [--markdown OUT] [--missing]
 Needs Debian's torch (python3-torch, 1.13) and the built axle package."""
 import argparse
+import glob
 import inspect
+import os
 import re
 import sys
 
@@ -79,26 +85,46 @@ def namespaces():
     ]
 
 
+def tested_predicate():
+    """Whether a name is tested against torch: named in a test module that
+    imports torch, or an operator with conformance samples."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "python")
+    texts = []
+    for path in sorted(glob.glob(os.path.join(root, "*.py"))):
+        with open(path) as f:
+            text = f.read()
+        if re.search(r"^\s*import torch\b|importorskip\(\"torch\"\)", text, re.M):
+            texts.append(text)
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(texts)))
+    sampled = {op[0].partition(".")[0] for op in axle._C._sample_ops()}
+    return lambda name: name in words or name in sampled
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--markdown", help="write the table and the missing names to this file")
     ap.add_argument("--missing", action="store_true", help="print the missing names too")
     args = ap.parse_args()
-    rows, details = [], []
-    total_have = total = 0
+    rows, details, untested_details = [], [], []
+    total_have = total = total_tested = 0
+    tested = tested_predicate()
     for label, names, has in namespaces():
         counted = [n for n in names if not excluded(n)]
         have = [n for n in counted if has(n)]
         missing = [n for n in counted if not has(n)]
+        untested = [n for n in have if not tested(n)]
         skipped = len(names) - len(counted)
         total_have += len(have)
         total += len(counted)
-        rows.append((label, len(have), len(counted), skipped))
+        total_tested += len(have) - len(untested)
+        rows.append((label, len(have), len(counted), skipped, len(have) - len(untested)))
         details.append((label, missing))
-    lines = ["| namespace | axle has | of | share | excluded |", "|---|---|---|---|---|"]
-    for label, h, n, s in rows:
-        lines.append("| %s | %d | %d | %.0f%% | %d |" % (label, h, n, 100.0 * h / max(n, 1), s))
-    lines.append("| **all** | %d | %d | %.0f%% | |" % (total_have, total, 100.0 * total_have / max(total, 1)))
+        untested_details.append((label, untested))
+    lines = ["| namespace | axle has | of | share | excluded | tested against torch |", "|---|---|---|---|---|---|"]
+    for label, h, n, s, t in rows:
+        lines.append("| %s | %d | %d | %.0f%% | %d | %d |" % (label, h, n, 100.0 * h / max(n, 1), s, t))
+    lines.append("| **all** | %d | %d | %.0f%% | | %d |" % (total_have, total, 100.0 * total_have / max(total, 1),
+                                                          total_tested))
     table = "\n".join(lines)
     print("torch %s vs axle %s" % (torch.__version__, axle.__version__))
     print(table)
@@ -119,6 +145,11 @@ def main():
             for label, missing in details:
                 f.write("\n### %s (%d)\n\n%s\n" % (label, len(missing),
                                                    ", ".join("`%s`" % n for n in missing) or "none"))
+            f.write("\n## Present but not tested against torch by name\n\nNames axle has that no test module "
+                    "importing torch calls by name and that are no operator with conformance samples.\n")
+            for label, untested in untested_details:
+                f.write("\n### %s (%d)\n\n%s\n" % (label, len(untested),
+                                                   ", ".join("`%s`" % n for n in untested) or "none"))
     return 0
 
 

@@ -120,8 +120,13 @@ void bind_autograd(py::module_& m, TensorClass& cls) {
   cls.def_property(
          "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
          [](Tensor& t, bool v) { t.requires_grad_(v); })
+      // In place: the same Python object back (a Parameter stays one), as torch's.
       .def(
-          "requires_grad_", [](Tensor& t, bool v) -> Tensor { return t.requires_grad_(v); },
+          "requires_grad_",
+          [](py::object self, bool v) {
+            py::cast<Tensor>(self).requires_grad_(v);  // a handle: the same tensor
+            return self;
+          },
           py::arg("requires_grad") = true)
       .def_property(
           "grad", [](const Tensor& t) -> py::object { return t.grad().defined() ? py::cast(t.grad()) : py::none(); },
@@ -130,7 +135,11 @@ void bind_autograd(py::module_& m, TensorClass& cls) {
       .def_property_readonly("is_leaf", &Tensor::is_leaf)
       .def_property_readonly("_version", &Tensor::_version)
       .def("detach", &Tensor::detach)
-      .def("detach_", [](Tensor& t) -> Tensor { return t.detach_(); })
+      .def("detach_",
+           [](py::object self) {
+             py::cast<Tensor>(self).detach_();
+             return self;
+           })
       .def("retain_grad", &Tensor::retain_grad)
       .def_property_readonly("retains_grad", &Tensor::retains_grad)
       .def(
