@@ -180,8 +180,7 @@ class Hardsigmoid(Module):
     def forward(self, input):
         return F.hardsigmoid(input, self.inplace)
 
-    def extra_repr(self):
-        return _inplace_repr(self.inplace)
+    # (no extra_repr: torch's Hardsigmoid prints as Hardsigmoid() whatever inplace is)
 
 
 class Hardswish(Module):

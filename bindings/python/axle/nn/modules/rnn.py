@@ -111,7 +111,10 @@ class RNNBase(Module):
             raise ValueError("proj_size should be a positive integer or zero to disable projections")
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
-        gate_size = {"LSTM": 4, "GRU": 3}.get(mode, 1) * hidden_size
+        chunks = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+        if mode not in chunks:
+            raise ValueError("Unrecognized RNN mode: " + str(mode))
+        gate_size = chunks[mode] * hidden_size
         directions = 2 if bidirectional else 1
         real_hidden = proj_size if proj_size > 0 else hidden_size
         kw = {"device": device, "dtype": dtype or _axle.get_default_dtype()}
@@ -272,16 +275,16 @@ class GRU(RNNBase):
         return self._run(input, hx)
 
 
-class _CellBase(Module):
-    def __init__(self, input_size, hidden_size, bias, gates, device=None, dtype=None):
+class RNNCellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         kw = {"device": device, "dtype": dtype or _axle.get_default_dtype()}
-        self.weight_ih = Parameter(_axle.empty((gates * hidden_size, input_size), **kw))
-        self.weight_hh = Parameter(_axle.empty((gates * hidden_size, hidden_size), **kw))
+        self.weight_ih = Parameter(_axle.empty((num_chunks * hidden_size, input_size), **kw))
+        self.weight_hh = Parameter(_axle.empty((num_chunks * hidden_size, hidden_size), **kw))
         if bias:
-            self.bias_ih = Parameter(_axle.empty(gates * hidden_size, **kw))
-            self.bias_hh = Parameter(_axle.empty(gates * hidden_size, **kw))
+            self.bias_ih = Parameter(_axle.empty(num_chunks * hidden_size, **kw))
+            self.bias_hh = Parameter(_axle.empty(num_chunks * hidden_size, **kw))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -327,10 +330,7 @@ class _CellBase(Module):
                 h.shape[1], size))
 
 
-RNNCellBase = _CellBase  # torch's public name of the cells' base class
-
-
-class RNNCell(_CellBase):
+class RNNCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, 1, device, dtype)
@@ -341,7 +341,7 @@ class RNNCell(_CellBase):
         return h if batched else h.squeeze(0)
 
 
-class LSTMCell(_CellBase):
+class LSTMCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
@@ -358,7 +358,7 @@ class LSTMCell(_CellBase):
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
-class GRUCell(_CellBase):
+class GRUCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
