@@ -88,12 +88,7 @@ void refuse_written_lists(const OpEntry& op, const Stack& args) {
 Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
   const Derivative& d = *op.derivative;
   refuse_written_lists(op, args);
-  auto side_effect = [&](size_t i) {
-    return std::find(op.side_effects.begin(), op.side_effects.end(), i) != op.side_effects.end();
-  };
-  const bool out_form = out != nullptr || std::any_of(op.written.begin(), op.written.end(),
-                                                      [&](size_t i) { return i != 0 && !side_effect(i); });
-  if (out_form)
+  if (out != nullptr || op.writes_out_args)
     throw AutogradError(detail::concat(op.name,
                                        "(): functions with out=... arguments don't support automatic "
                                        "differentiation, but one of the arguments requires grad."));
@@ -116,9 +111,8 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     return detail::dispatch_below_autograd(op, args, nullptr);
   }
   if (!d.vjp) throw NotImplementedError(detail::concat("the derivative for '", op.name, "' is not implemented."));
-  int rebased_arg = -1;  // a written view whose base's history the call rebases
-  for (size_t i : op.written)
-    if (!side_effect(i) && check_inplace(op, args[i].tensor())) rebased_arg = static_cast<int>(i);
+  // Past the refusals above self is the only written argument with history.
+  const bool rebases = !op.written.empty() && op.written.front() == 0 && check_inplace(op, args[0].tensor());
 
   auto node = std::make_shared<OpNode>(op, d);
   // Edges (taken before an in-place call replaces self's history) and metadata.
@@ -184,8 +178,8 @@ Stack record(const OpEntry& op, Stack& args, const std::vector<Tensor>* out) {
     // its history (making this node its grad_fn would tie a cycle through the
     // node's edge back to the tensor).
     if (returned_input && !inplace) continue;
-    if (inplace && rebased_arg >= 0 && args[static_cast<size_t>(rebased_arg)].tensor().is_same(t)) {
-      rebase_history(t, node, static_cast<size_t>(node->first_slot_[static_cast<size_t>(rebased_arg)]));
+    if (inplace && rebases && args[0].tensor().is_same(t)) {
+      rebase_history(t, node, static_cast<size_t>(node->first_slot_[0]));
       continue;
     }
     set_history(t, node, static_cast<uint32_t>(j));

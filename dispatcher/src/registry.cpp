@@ -61,6 +61,8 @@ const OpEntry& Registry::define(const OpDecl& decl, bool builtin) {
                                           [&](const Argument& r) { return r.alias && alias && *r.alias == *alias; });
         if (i != 0 && !returned && !e.schema.returns.empty() && e.schema.arguments[i].type.kind == ArgKind::Tensor)
           e.side_effects.push_back(i);
+        else if (i != 0)
+          e.writes_out_args = true;
       }
     by_name_[name] = &e;
     // An op without overload can also be found by its bare name.

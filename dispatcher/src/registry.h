@@ -52,6 +52,9 @@ class OpEntry {
   // op updates as a side effect (batch norm's running statistics), not out=
   // arguments.
   std::vector<size_t> side_effects;
+  // Whether a written argument besides self is no side effect (an out= form:
+  // autograd refuses it).
+  bool writes_out_args = false;
   // The derivative autograd uses: the declaration's, or for an in-place variant
   // that declares none its kernel op's.
   const Derivative* derivative = &decl.derivative;
