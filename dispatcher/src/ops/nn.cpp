@@ -86,20 +86,31 @@ DType batch_stats_dtype(const Tensor& x, const Value& weight) {
   return x.dtype() == kBFloat16 && !weight.is_none() && weight.tensor().dtype() == kFloat32 ? kFloat32 : x.dtype();
 }
 
-void batch_norm_no_stats_shape(ShapeContext& c) {
+// Both _native_batch_norm_legit forms' checks: an input (N, C, ...) of a norm
+// dtype, its parameters (and running statistics, arguments 3 and 4) of C
+// elements, and in training a value per channel. Returns C.
+int64_t check_batch_norm_legit(ShapeContext& c, bool running, bool training) {
   const Tensor& t = c.arg(0).tensor();
   AXLE_CHECK(t.dim() >= 2, IndexError, c.op,
-             ": Dimension out of range: expected an input of at least 2 dims (N, C, "
-             "...), got size ",
-             str(t.sizes()));
+             ": Dimension out of range: expected an input of at least 2 dims (N, C, ...), got size ", str(t.sizes()));
   check_norm_dtype(c.op, t.dtype());
   const int64_t features = t.sizes()[1];
   check_param(c, 1, "weight", features);
   check_param(c, 2, "bias", features);
+  if (running) {
+    check_param(c, 3, "running_mean", features);
+    check_param(c, 4, "running_var", features);
+  }
+  AXLE_CHECK(!training || features == 0 || t.numel() / features > 0, ValueError, c.op,
+             ": expected at least one value per channel, got input size ", str(t.sizes()));
+  return features;
+}
+
+void batch_norm_no_stats_shape(ShapeContext& c) {
+  const int64_t features = check_batch_norm_legit(c, false, c.args[3].to_bool());
   AXLE_CHECK(c.args[3].to_bool(), ValueError, c.op,
              ": training=False needs running statistics (running_mean and running_var); this overload has none");
-  AXLE_CHECK(features == 0 || t.numel() / features > 0, ValueError, c.op,
-             ": expected at least one value per channel, got input size ", str(t.sizes()));
+  const Tensor& t = c.arg(0).tensor();
   const DType sd = batch_stats_dtype(t, c.args[1]);
   c.outputs = {{t.sizes(), t.dtype()}, {IntList{features}, sd}, {IntList{features}, sd}};
 }
@@ -135,18 +146,9 @@ Stack batch_norm_no_stats_composite(const Stack& args) {
 // modules run it. The update is torch's: (1 - momentum) * running + momentum *
 // the batch's mean / unbiased variance.
 void batch_norm_legit_shape(ShapeContext& c) {
-  const Tensor& t = c.arg(0).tensor();
-  AXLE_CHECK(t.dim() >= 2, IndexError, c.op,
-             ": Dimension out of range: expected an input of at least 2 dims (N, C, ...), got size ", str(t.sizes()));
-  check_norm_dtype(c.op, t.dtype());
-  const int64_t features = t.sizes()[1];
-  check_param(c, 1, "weight", features);
-  check_param(c, 2, "bias", features);
-  check_param(c, 3, "running_mean", features);
-  check_param(c, 4, "running_var", features);
   const bool training = c.args[5].to_bool();
-  AXLE_CHECK(!training || features == 0 || t.numel() / features > 0, ValueError, c.op,
-             ": expected at least one value per channel, got input size ", str(t.sizes()));
+  const int64_t features = check_batch_norm_legit(c, true, training);
+  const Tensor& t = c.arg(0).tensor();
   const DType sd = batch_stats_dtype(t, c.args[1]);
   const IntList stats{training ? features : 0};
   c.outputs = {{t.sizes(), t.dtype()}, {stats, sd}, {stats, sd}};
