@@ -483,3 +483,24 @@ def test_distance_modules_match_torch():
     for name, kw in (("CosineSimilarity", {"dim": 1}), ("PairwiseDistance", {"p": 1.5})):
         close(getattr(nn, name)(**kw)(axle.tensor(a), axle.tensor(b)),
               getattr(tnn, name)(**kw)(torch.from_numpy(a), torch.from_numpy(b)), 1e-12)
+
+
+def test_batch_norm_with_one_running_statistic_or_mixed_dtypes_as_torch():
+    # One running statistic given: only it is updated; running statistics of
+    # another dtype than the input's: refused, as torch's mixed-dtype check.
+    x = np.random.default_rng(6).standard_normal((4, 3, 5)).astype(np.float32)
+    for given in ("running_mean", "running_var"):
+        a = {"running_mean": None, "running_var": None}
+        t = dict(a)
+        a[given] = axle.zeros(3) if given == "running_mean" else axle.ones(3)
+        t[given] = torch.zeros(3) if given == "running_mean" else torch.ones(3)
+        got = axle.nn.functional.batch_norm(axle.tensor(x), training=True, momentum=0.3, **a)
+        want = torch.nn.functional.batch_norm(torch.tensor(x), training=True, momentum=0.3, **t)
+        np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(np.asarray(a[given]), t[given].numpy(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="mixed dtype"):
+        torch.nn.functional.batch_norm(torch.tensor(x), torch.zeros(3, dtype=torch.float64),
+                                       torch.ones(3, dtype=torch.float64), training=True)
+    with pytest.raises(axle.DTypeError, match="mixed dtype"):
+        axle.nn.functional.batch_norm(axle.tensor(x), axle.zeros(3, dtype=axle.float64),
+                                      axle.ones(3, dtype=axle.float64), training=True)

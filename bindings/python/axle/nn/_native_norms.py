@@ -60,39 +60,23 @@ def _update_running(running_mean, running_var, mean, var_unbiased, momentum):
 
 
 def _batch_norm_training(input, weight, bias, running_mean, running_var, momentum, eps):
-    """(out, save_mean, save_invstd) over the batch's statistics: with both
-    running statistics of the input's dtype one _native_batch_norm_legit call
-    updates them; otherwise a _native_batch_norm_legit.no_stats call, the
-    running statistics given updated in place from the returned ones. Their
-    sizes are checked first. The unbiased variance is rebuilt from a float32 /
-    float64 save_invstd in float64 (1 / invstd^2 - eps, times n / (n - 1): relative to
-    torch's within 1e-7 * (var + eps) / var, so batch variances far below eps
-    lose digits); a bfloat16 one is too coarse, so it is computed from the
-    input there (two more passes)."""
+    """(out, save_mean, save_invstd) over the batch's statistics, the running
+    statistics given (either may be None) updated in place by the same
+    _native_batch_norm_legit call (a scratch tensor stands in for a missing
+    one; running statistics of another dtype than the input's are refused, as
+    torch's mixed-dtype check does); without any, the .no_stats form. Their
+    sizes are checked first."""
     if input.dim() >= 2:
         for name, t in (("running_mean", running_mean), ("running_var", running_var)):
             if t is not None and t.numel() != input.shape[1]:
                 raise _axle.ShapeError("{} should contain {} elements not {}".format(name, input.shape[1], t.numel()))
-    stats_dtype = _axle.float32 if input.dtype == _axle.bfloat16 else input.dtype
-    if (running_mean is not None and running_var is not None
-            and running_mean.dtype in (input.dtype, stats_dtype) and running_var.dtype in (input.dtype, stats_dtype)):
-        # One op that also updates both running statistics (torch 2.x's, which
-        # a plugin serves in the pass computing the batch's statistics).
-        return _axle._native_batch_norm_legit(input, weight, bias, running_mean, running_var, True, momentum, eps)
-    out, mean, invstd = _axle._native_batch_norm_legit(input, weight, bias, True, momentum, eps)
-    if running_mean is not None or running_var is not None:
-        count = input.numel() // input.shape[1]
-        var = None
-        if running_var is not None:
-            with _axle.no_grad():
-                if invstd.dtype in (_axle.float32, _axle.float64):
-                    var = (invstd.detach().double() ** -2 - eps).clamp_(min=0)
-                else:
-                    var = _mean_var(input.detach().float())[1].double()
-                if count > 1:
-                    var = var * (count / (count - 1))
-        _update_running(running_mean, running_var, mean, var, momentum)
-    return out, mean, invstd
+    if running_mean is None and running_var is None:
+        return _axle._native_batch_norm_legit(input, weight, bias, True, momentum, eps)
+    if running_mean is None:
+        running_mean = _axle.zeros_like(running_var)
+    if running_var is None:
+        running_var = _axle.ones_like(running_mean)
+    return _axle._native_batch_norm_legit(input, weight, bias, running_mean, running_var, True, momentum, eps)
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
