@@ -186,6 +186,16 @@ void batch_norm_training_loops(const Shape& src, const Shape& dst, const float* 
   });
 }
 
+// The batch statistics outputs (save_mean, save_invstd) of both
+// _native_batch_norm_legit forms: float32, contiguous, one per channel.
+bool stats_outputs(const axle_kernel_call* c, int64_t channels) {
+  for (int i : {1, 2}) {
+    const axle_tensor_view& v = c->outputs[i];
+    if (v.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(v) != channels || !plugin::is_contiguous(v)) return false;
+  }
+  return true;
+}
+
 // _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum,
 // eps) -> (out, save_mean, save_invstd) for float32 input (a bfloat16 one has
 // float32 statistics: declined) and parameters: contiguous inputs on the loops
@@ -200,9 +210,7 @@ axle_status batch_norm_no_stats(void*, const axle_kernel_call* c) {
     void *scale, *shift;
     if (!param(c, 1, channels, &scale) || !param(c, 2, channels, &shift) || !arg_bool(c, 3)) return AXLE_DECLINED;
     const axle_tensor_view &mv = c->outputs[1], &iv = c->outputs[2];
-    if (mv.dtype != AXLE_DTYPE_FLOAT32 || iv.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(mv) != channels ||
-        plugin::numel(iv) != channels || !plugin::is_contiguous(mv) || !plugin::is_contiguous(iv))
-      return AXLE_DECLINED;
+    if (!stats_outputs(c, channels)) return AXLE_DECLINED;
     const double eps = arg_double(c, 5);
     if (plugin::is_contiguous(arg_tensor(c, 0)) && plugin::is_contiguous(c->outputs[0])) {
       batch_norm_training_loops(src, dst, static_cast<const float*>(scale), static_cast<const float*>(shift),
@@ -234,9 +242,7 @@ axle_status batch_norm_legit(void*, const axle_kernel_call* c) {
         !param(c, 4, channels, &rv) || !rm || !rv)
       return plugin::decline(c, "parameters or running statistics not contiguous float32");
     const axle_tensor_view &mv = c->outputs[1], &iv = c->outputs[2];
-    if (mv.dtype != AXLE_DTYPE_FLOAT32 || iv.dtype != AXLE_DTYPE_FLOAT32 || plugin::numel(mv) != channels ||
-        plugin::numel(iv) != channels || !plugin::is_contiguous(mv) || !plugin::is_contiguous(iv))
-      return AXLE_DECLINED;
+    if (!stats_outputs(c, channels)) return AXLE_DECLINED;
     for (int i : {3, 4})
       if (plugin::views_overlap(arg_tensor(c, i), arg_tensor(c, 0)) ||
           plugin::views_overlap(arg_tensor(c, i), c->outputs[0]))
