@@ -157,10 +157,9 @@ Shape matrix(void* data, int64_t rows, int64_t cols) {
 // grad_weight, grad_bias): float32, self and grad_output contiguous (their
 // leading dims flattened into rows). grad_input = g @ W on the matmul path;
 // with 16 <= K <= 64, 512 outputs or more and up to 2048 rows, grad_weight and
-// grad_bias from one pass over g
-// (small_k_weight_grad), else grad_weight = g^T @ x on the matmul path and
-// grad_bias from add_rows. The outputs output_mask leaves out arrive
-// unallocated and stay so.
+// grad_bias from one pass over g (small_k_weight_grad), else grad_weight =
+// g^T @ x on the matmul path and grad_bias from sum_over_rows. The outputs
+// output_mask leaves out arrive unallocated and stay so.
 axle_status linear_backward(void*, const axle_kernel_call* c) {
   return guarded(c, [&]() -> axle_status {
     const axle_tensor_view &xv = arg_tensor(c, 0), &gv = arg_tensor(c, 1);
@@ -192,12 +191,7 @@ axle_status linear_backward(void*, const axle_kernel_call* c) {
       std::swap(gt.strides[0], gt.strides[1]);
       if (axle_status s = run(c, gt, x, nullptr, matrix(gw.data, n, k), 1.0)) return s;
     }
-    if (gb.data) {
-      std::vector<double> acc(static_cast<size_t>(n));
-      add_rows(pg, m, n, n, acc.data());
-      auto* pb = static_cast<float*>(gb.data);
-      for (int64_t j = 0; j < n; ++j) pb[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
-    }
+    if (gb.data) sum_over_rows(pg, m, n, static_cast<float*>(gb.data));
     return AXLE_OK;
   });
 }

@@ -157,5 +157,8 @@ void channel_statistics(const float* x, int64_t n, int64_t ch, int64_t plane, in
                         float* invstd, double* var = nullptr);
 // acc[j] += p[r * stride + j] for every row r < rows and j < n (reduction.cpp).
 void add_rows(const float* p, int64_t rows, int64_t stride, int64_t n, double* acc);
+// out[j] = the sum over the rows of a contiguous [rows, n] matrix's column j,
+// added in double in row order (deterministic), rounded once (reduction.cpp).
+void sum_over_rows(const float* p, int64_t rows, int64_t n, float* out);
 
 }  // namespace axle::cpu

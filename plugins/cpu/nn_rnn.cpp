@@ -220,14 +220,6 @@ bool grad_f32(const axle_kernel_call* c, int i, int64_t n, std::vector<float>& b
 
 int threads_for(int64_t elements) { return elements >= (int64_t{1} << 15) ? thread_count() : 1; }
 
-// The batch sums of `rows` rows of `width` floats into out, in double, rows in
-// order (deterministic).
-void batch_sum(const float* rows_data, int64_t rows, int64_t width, float* out) {
-  std::vector<double> acc(static_cast<size_t>(width));
-  add_rows(rows_data, rows, width, width, acc.data());
-  for (int64_t j = 0; j < width; ++j) out[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
-}
-
 // _thnn_fused_lstm_cell(input_gates, hidden_gates, cx, input_bias, hidden_bias) -> (hy, cy, workspace)
 axle_status lstm_cell(void*, const axle_kernel_call* c) {
   const axle_tensor_view &igv = arg_tensor(c, 0), &hgv = arg_tensor(c, 1), &cxv = arg_tensor(c, 2);
@@ -272,7 +264,7 @@ axle_status lstm_cell_backward(void*, const axle_kernel_call* c) {
       lstm_row_backward(ghy ? ghy + r * h : nullptr, gcy ? gcy + r * h : nullptr, cx + r * h, cy + r * h,
                         ws + r * 4 * h, h, gates + r * 4 * h, gcx + r * h);
   });
-  if (gb_v.data) batch_sum(gates, rows, 4 * h, static_cast<float*>(gb_v.data));
+  if (gb_v.data) sum_over_rows(gates, rows, 4 * h, static_cast<float*>(gb_v.data));
   return AXLE_OK;
 }
 
@@ -318,8 +310,8 @@ axle_status gru_cell_backward(void*, const axle_kernel_call* c) {
     for (int64_t r = r0; r < r1; ++r)
       gru_row_backward(ghy + r * h, ws + r * 5 * h, h, gi + r * 3 * h, gh + r * 3 * h, ghx + r * h);
   });
-  if (bi_v.data) batch_sum(gi, rows, 3 * h, static_cast<float*>(bi_v.data));
-  if (bh_v.data) batch_sum(gh, rows, 3 * h, static_cast<float*>(bh_v.data));
+  if (bi_v.data) sum_over_rows(gi, rows, 3 * h, static_cast<float*>(bi_v.data));
+  if (bh_v.data) sum_over_rows(gh, rows, 3 * h, static_cast<float*>(bh_v.data));
   return AXLE_OK;
 }
 

@@ -21,6 +21,12 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void add_rows(const
   }
 }
 
+void sum_over_rows(const float* p, int64_t rows, int64_t n, float* out) {
+  std::vector<double> acc(static_cast<size_t>(n));
+  add_rows(p, rows, n, n, acc.data());
+  for (int64_t j = 0; j < n; ++j) out[j] = static_cast<float>(acc[static_cast<size_t>(j)]);
+}
+
 namespace {
 
 using plugin::arg_bool;
