@@ -141,12 +141,33 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void weight_grad_ti
   }
 }
 
+// gw rows [0, width) (row j at gw + j * k) and, when bias is not null, bias[j]
+// (added in double) from `width` columns of g (row stride ldg, width a multiple
+// of kGradCols): blocks of kGradRows rows of g are read once, each tile's
+// columns against every kGradK-wide slice of x's packed rows xp, while the
+// block's x rows stay in L1.
+void weight_grad_columns(const float* g, int64_t ldg, const float* xp, int64_t m, int64_t k, int64_t width, float* gw,
+                         double* bias) {
+  const int64_t slices = (k + kGradK - 1) / kGradK;
+  float block_bias[kGradCols];
+  for (int64_t r0 = 0; r0 < m; r0 += kGradRows) {
+    const int64_t rows = std::min(kGradRows, m - r0);
+    for (int64_t j = 0; j < width; j += kGradCols)
+      for (int64_t s = 0; s < slices; ++s) {
+        weight_grad_tile(g + r0 * ldg + j, ldg, xp + (s * m + r0) * kGradK, rows, gw + j * k + s * kGradK, k,
+                         static_cast<int>(std::min<int64_t>(kGradK, k - s * kGradK)), r0 == 0, block_bias);
+        if (s == 0 && bias)
+          for (int q = 0; q < kGradCols; ++q) bias[j + q] += block_bias[q];
+      }
+  }
+}
+
 }  // namespace
 
 void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, int64_t k, float* gw, float* gb) {
   // x's rows in kGradK-wide slices [slice][row][kGradK], zero-padded; kept per
-  // thread so a call reuses the previous call's memory.
-  // (K = kGradK: x's rows are that already.)
+  // thread so a call reuses the previous call's memory (K = kGradK: x's rows
+  // are that already).
   const int64_t slices = (k + kGradK - 1) / kGradK;
   thread_local std::vector<float> packed;
   const float* xp = x;
@@ -159,24 +180,12 @@ void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, i
     }
     xp = packed.data();
   }
+  // Whole tiles of columns, ranges of them per thread.
   const int64_t full = n / kGradCols * kGradCols;
   const int threads = m * n * k >= (int64_t{1} << 20) ? std::min<int64_t>(thread_count(), full / kGradCols) : 1;
-  // Column ranges per thread; within one, blocks of kGradRows rows of g are
-  // read once (each tile's kGradCols columns for every slice of x) while the
-  // block's x rows stay in L1. The bias sums add the blocks' in double.
   parallel_ranges(full, threads, kGradCols, [&](int64_t j0, int64_t j1) {
     std::vector<double> bias(gb ? static_cast<size_t>(j1 - j0) : 0);
-    float block_bias[kGradCols];
-    for (int64_t r0 = 0; r0 < m; r0 += kGradRows) {
-      const int64_t rows = std::min(kGradRows, m - r0);
-      for (int64_t j = j0; j < j1; j += kGradCols)
-        for (int64_t s = 0; s < slices; ++s) {
-          weight_grad_tile(g + r0 * n + j, n, xp + (s * m + r0) * kGradK, rows, gw + j * k + s * kGradK, k,
-                           static_cast<int>(std::min<int64_t>(kGradK, k - s * kGradK)), r0 == 0, block_bias);
-          if (s == 0 && gb)
-            for (int q = 0; q < kGradCols; ++q) bias[static_cast<size_t>(j - j0 + q)] += block_bias[q];
-        }
-    }
+    weight_grad_columns(g + j0, n, xp, m, k, j1 - j0, gw + j0 * k, gb ? bias.data() : nullptr);
     if (gb)
       for (int64_t j = j0; j < j1; ++j) gb[j] = static_cast<float>(bias[static_cast<size_t>(j - j0)]);
   });
@@ -191,15 +200,7 @@ void small_k_weight_grad(const float* g, const float* x, int64_t m, int64_t n, i
   for (int64_t r = 0; r < m; ++r)
     std::memcpy(tail_g.data() + r * kGradCols, g + r * n + full, static_cast<size_t>(tail) * 4);
   double bias[kGradCols] = {};
-  float block_bias[kGradCols];
-  for (int64_t r0 = 0; r0 < m; r0 += kGradRows)
-    for (int64_t s = 0; s < slices; ++s) {
-      weight_grad_tile(tail_g.data() + r0 * kGradCols, kGradCols, xp + (s * m + r0) * kGradK,
-                       std::min(kGradRows, m - r0), tail_w.data() + s * kGradK, k,
-                       static_cast<int>(std::min<int64_t>(kGradK, k - s * kGradK)), r0 == 0, block_bias);
-      if (s == 0)
-        for (int q = 0; q < kGradCols; ++q) bias[q] += block_bias[q];
-    }
+  weight_grad_columns(tail_g.data(), kGradCols, xp, m, k, kGradCols, tail_w.data(), bias);
   for (int64_t j = 0; j < tail; ++j) {
     std::memcpy(gw + (full + j) * k, tail_w.data() + j * k, static_cast<size_t>(k) * 4);
     if (gb) gb[full + j] = static_cast<float>(bias[j]);
