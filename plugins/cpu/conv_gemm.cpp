@@ -71,9 +71,32 @@ const float* im2col(const Shape& x, const Dims& d) {
   return col.data();
 }
 
-// Offset of element (b, o, position) of an [N, O, OH, OW] tensor.
-int64_t at_nchw(const Shape& t, const Dims& d, int64_t b, int64_t o, int64_t position) {
-  return b * t.strides[0] + o * t.strides[1] + (position / d.ow) * t.strides[2] + (position % d.ow) * t.strides[3];
+// Calls fn(o, column, offset) for every element (b, o, y, z) of an [N, O, OH,
+// OW] tensor t seen as rows [O, N*P]: column b * P + y * OW + z.
+template <typename Fn>
+void for_each_as_rows(const Shape& t, const Dims& d, Fn&& fn) {
+  for (int64_t o = 0; o < d.co; ++o)
+    for (int64_t b = 0; b < d.n; ++b)
+      for (int64_t y = 0; y < d.oh; ++y)
+        for (int64_t z = 0; z < d.ow; ++z)
+          fn(o, (b * d.oh + y) * d.ow + z, b * t.strides[0] + o * t.strides[1] + y * t.strides[2] + z * t.strides[3]);
+}
+
+// gy as rows [O, N*P]; sums[o] gets row o's sum (in double) when not null.
+const float* grad_rows(const Shape& gy, const Dims& d, float* sums) {
+  thread_local std::vector<float> rows;
+  const int64_t np = d.np();
+  rows.resize(static_cast<size_t>(d.co * np));
+  const auto* src = static_cast<const float*>(gy.data);
+  for_each_as_rows(
+      gy, d, [&](int64_t o, int64_t column, int64_t at) { rows[static_cast<size_t>(o * np + column)] = src[at]; });
+  if (sums)
+    for (int64_t o = 0; o < d.co; ++o) {
+      double sum = 0;
+      for (int64_t j = 0; j < np; ++j) sum += rows[static_cast<size_t>(o * np + j)];
+      sums[o] = static_cast<float>(sum);
+    }
+  return rows.data();
 }
 
 }  // namespace
@@ -101,31 +124,9 @@ void gemm_conv_forward(const Shape& x, const Shape& w, const Shape* bias, const 
              np);
   auto* dst = static_cast<float*>(y.data);
   const auto* b = bias ? static_cast<const float*>(bias->data) : nullptr;
-  for (int64_t o = 0; o < d.co; ++o) {
-    const float shift = b ? b[o * bias->strides[0]] : 0.0f;
-    for (int64_t n = 0; n < d.n; ++n)
-      for (int64_t p = 0; p < d.positions(); ++p)
-        dst[at_nchw(y, d, n, o, p)] = out[static_cast<size_t>(o * np + n * d.positions() + p)] + shift;
-  }
-}
-
-// gy as rows [O, N*P]; *sums gets each row's sum when not null.
-const float* grad_rows(const Shape& gy, const Dims& d, float* sums) {
-  thread_local std::vector<float> rows;
-  const int64_t np = d.np();
-  rows.resize(static_cast<size_t>(d.co * np));
-  const auto* src = static_cast<const float*>(gy.data);
-  for (int64_t o = 0; o < d.co; ++o) {
-    double sum = 0;
-    for (int64_t n = 0; n < d.n; ++n)
-      for (int64_t p = 0; p < d.positions(); ++p) {
-        const float v = src[at_nchw(gy, d, n, o, p)];
-        rows[static_cast<size_t>(o * np + n * d.positions() + p)] = v;
-        sum += v;
-      }
-    if (sums) sums[o] = static_cast<float>(sum);
-  }
-  return rows.data();
+  for_each_as_rows(y, d, [&](int64_t o, int64_t column, int64_t at) {
+    dst[at] = out[static_cast<size_t>(o * np + column)] + (b ? b[o * bias->strides[0]] : 0.0f);
+  });
 }
 
 void gemm_conv_backward_data(const Shape& gy, const Shape& w, const Shape& gx, const ConvGeometry& g) {
