@@ -32,9 +32,7 @@ axle_status check_range(const axle_kernel_call* c, const char* op, const axle_te
   for (int64_t i = 0; i < n; ++i) {
     const int64_t v = index_at(index, i);
     if (v >= size || v < (negatives ? -size : 0))
-      return plugin::fail(c, AXLE_ERROR_INDEX,
-                          std::string(op) + ": index " + std::to_string(v) + " is out of bounds for dimension " +
-                              std::to_string(dim) + " with size " + std::to_string(size));
+      return plugin::fail(c, AXLE_ERROR_INDEX, plugin::index_out_of_bounds(op, v, dim, size));
   }
   return AXLE_OK;
 }

@@ -49,9 +49,7 @@ axle_status check_range(const axle_kernel_call* c, const char* op, const axle_te
   if (has_negative) *has_negative = range[0] < 0;
   const long long bad = range[1] >= size ? range[1] : range[0] < low ? range[0] : 0;
   if (range[1] >= size || range[0] < low)
-    return plugin::fail(c, AXLE_ERROR_INDEX,
-                        std::string(op) + ": index " + std::to_string(bad) + " is out of bounds for dimension " +
-                            std::to_string(dim) + " with size " + std::to_string(size));
+    return plugin::fail(c, AXLE_ERROR_INDEX, plugin::index_out_of_bounds(op, bad, dim, size));
   return AXLE_OK;
 }
 

@@ -58,11 +58,6 @@ struct Nonempty {
   }
 };
 
-std::string out_of_bounds(const char* op, int64_t v, int64_t dim, int64_t size) {
-  return std::string(op) + ": index " + std::to_string(v) + " is out of bounds for dimension " + std::to_string(dim) +
-         " with size " + std::to_string(size);
-}
-
 // Checks every value of an index tensor: in [0, size), or [-size, size) when
 // negatives wrap. Returns the first offending value's message, or "".
 std::string check_indices(const char* op, const axle_tensor_view& index, int64_t dim, int64_t size, bool negatives) {
@@ -70,7 +65,7 @@ std::string check_indices(const char* op, const axle_tensor_view& index, int64_t
   for_each_element<1>(index.ndim, index.sizes, {&index}, [&](char** p) {
     if (!err.empty()) return;
     const int64_t v = load_as<int64_t>(p[0], index.dtype);
-    if (v >= size || v < (negatives ? -size : 0)) err = out_of_bounds(op, v, dim, size);
+    if (v >= size || v < (negatives ? -size : 0)) err = index_out_of_bounds(op, v, dim, size);
   });
   return err;
 }

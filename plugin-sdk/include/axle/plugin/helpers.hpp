@@ -231,6 +231,14 @@ inline axle_status decline(const axle_kernel_call* c, const std::string& why) {
   return AXLE_DECLINED;
 }
 
+// The message of an index outside its dimension, as torch words it and every
+// plugin reports it (with AXLE_ERROR_INDEX): "index_select(): index 5 is out
+// of bounds for dimension 0 with size 5".
+inline std::string index_out_of_bounds(const char* op, int64_t index, int64_t dim, int64_t size) {
+  return std::string(op) + ": index " + std::to_string(index) + " is out of bounds for dimension " +
+         std::to_string(dim) + " with size " + std::to_string(size);
+}
+
 // ------------------------------------------------------------ host scalars (ABI 1.4)
 // Whether view `v` is a 0-dim tensor in host memory (AXLE_VIEW_HOST_SCALAR): a
 // kernel registered with AXLE_KERNEL_HOST_SCALARS reads it with host_scalar and
