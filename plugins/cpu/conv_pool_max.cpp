@@ -168,7 +168,7 @@ axle_status max_pool_forward(const axle_kernel_call* c) {
   // window inside the input: a classifier's pooling) over dense rows: one
   // output row at a time, vectorized over its windows (pool_2x2). The
   // per-offset passes below cost more than the work on small planes (64 x 64 x
-  // 24 x 24: 5.4 ms, here 1 ms).
+  // 24 x 24: 5.4 ms, here 2.3 ms).
   if (win.kernel[0] == 2 && win.kernel[1] == 2 && win.stride[0] == 2 && win.stride[1] == 2 && win.pad[0] == 0 &&
       win.pad[1] == 0 && win.dilation[0] == 1 && win.dilation[1] == 1 && pout.h * 2 <= pin.h && pout.w * 2 <= pin.w &&
       pin.sw == 1 && pin.sh == pin.w && dense_out) {
