@@ -54,6 +54,22 @@ axle_status backward(const axle_kernel_call* c) {
     gb = Shape::of(gb_v);
     if (gb.ndim() != 1 || gb.dims[0] != gy.dims[1] || gb.dtype != x.dtype) return AXLE_DECLINED;
   }
+  // Few output positions: the plugin's own GEMMs (conv_gemm.cpp) on the plain
+  // tensors instead of oneDNN's blocked primitives and their weight reorders;
+  // when they serve every wanted gradient, no primitive is looked up.
+  const bool gemm_x = want_x && gemm_conv_fits(x, wei, gy, groups, false, false) && plugin::is_contiguous(gx_v);
+  const bool gemm_w = want_w && gemm_conv_fits(x, wei, gy, groups, false, true) && plugin::is_contiguous(gw_v) &&
+                      (!want_b || plugin::is_contiguous(gb_v));
+  auto run_gemms = [&] {
+    if (gemm_x) gemm_conv_backward_data(gy, wei, Shape::of(gx_v), g);
+    if (gemm_w)
+      gemm_conv_weight_grad(x, gy, wei, g, static_cast<float*>(gw_v.data),
+                            want_b ? static_cast<float*>(gb_v.data) : nullptr);
+  };
+  if ((!want_x || gemm_x) && (!want_w || gemm_w)) {
+    run_gemms();
+    return AXLE_OK;
+  }
   Key base("convolution_backward");
   base.add(gy).add(x).add(wei).add(groups).add(static_cast<int64_t>(want_b));
   for (auto v : {g.strides, g.dilates, g.pad_l, g.pad_r})
@@ -66,17 +82,14 @@ axle_status backward(const axle_kernel_call* c) {
   // 1x1 kernels run on the tensors' own layouts (no reorders), which measured
   // faster than blocked layouts plus reorders (ResNet-18's downsampling at
   // 64x64, one thread, cache cold: 0.12 vs 0.25 ms for 64->128 at 16x16); it
-  // falls back to the blocked layouts when oneDNN has no such primitive. (Plain
-  // layouts for the weight gradient of other small-spatial layers measured
-  // faster alone, 2.6 vs 3.3 ms for 512->512 at 2x2, but slower inside a
-  // training step: oneDNN's gemm convolution, 3.4-4.0 ms.)
+  // falls back to the blocked layouts when oneDNN has no such primitive.
+  // (oneDNN's own gemm convolution for the weight gradient of small-spatial
+  // layers measured slower inside a training step, 3.4-4.0 ms for 512->512 at
+  // 2x2: those layers take conv_gemm.cpp's single sgemm, above.)
   const bool plain = one_by_one(wei);
   auto pick = [](bool plain, const dnnl::memory::desc& user, const Shape& s) { return plain ? user : any_like(s); };
   // Every primitive is made (or found declined) before anything is written.
   std::shared_ptr<const Primitive> data, weights;
-  // Few output positions: the plugin's own GEMMs (conv_gemm.cpp) on the plain
-  // tensors instead of oneDNN's blocked primitives and their weight reorders.
-  const bool gemm_x = want_x && gemm_conv_fits(x, wei, gy, groups, false, false) && plugin::is_contiguous(gx_v);
   if (want_x && !gemm_x) {
     Key key = base;
     key.add(static_cast<int64_t>(1)).add(gx);
@@ -98,8 +111,6 @@ axle_status backward(const axle_kernel_call* c) {
   }
   dnnl::memory::desc gb_u;
   if (want_b && !describe(gb, &gb_u)) return AXLE_DECLINED;
-  const bool gemm_w = want_w && gemm_conv_fits(x, wei, gy, groups, false, true) && plugin::is_contiguous(gw_v) &&
-                      (!want_b || plugin::is_contiguous(gb_v));
   if (want_w && !gemm_w) {
     Key key = base;
     key.add(static_cast<int64_t>(2)).add(Shape::of(gw_v));
@@ -142,10 +153,7 @@ axle_status backward(const axle_kernel_call* c) {
                        {DNNL_ARG_WEIGHTS, w_u, wei.data, false},
                        {DNNL_ARG_DIFF_SRC, gx_u, gx_v.data, true}});
   }
-  if (gemm_x) gemm_conv_backward_data(gy, wei, Shape::of(gx_v), g);
-  if (gemm_w)
-    gemm_conv_weight_grad(x, gy, wei, g, static_cast<float*>(gw_v.data),
-                          want_b ? static_cast<float*>(gb_v.data) : nullptr);
+  run_gemms();
   if (weights) {
     std::vector<Arg> args = {{DNNL_ARG_SRC, x_u, x.data, false},
                              {DNNL_ARG_DIFF_DST, gy_md, gy_data, false},
