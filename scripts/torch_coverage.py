@@ -6,9 +6,11 @@ which public names axle has (same name, reachable the same way) and which it
 lacks, leaving out the families the issue excludes (complex, sparse, quantized,
 named tensors and the like: each exclusion rule below says why). A name axle
 has counts as tested when a test module that compares with torch
-(tests/python/*.py importing torch) calls it by name, or when it is an
-operator whose conformance samples the differential test runs against torch
-(test_torch_samples.py); the names that are neither are listed.
+(tests/python/*.py importing torch) names it (a static check of the text: it
+finds names a test never mentions, it does not prove each mention compares),
+or when it is an operator whose conformance samples the differential test
+runs against torch (test_torch_samples.py); the names that are neither are
+listed.
 
 Usage: PYTHONPATH=build/bindings/python python3 scripts/torch_coverage.py [--markdown OUT] [--missing]
 Needs Debian's torch (python3-torch, 1.13) and the built axle package."""
@@ -146,7 +148,8 @@ def main():
                 f.write("\n### %s (%d)\n\n%s\n" % (label, len(missing),
                                                    ", ".join("`%s`" % n for n in missing) or "none"))
             f.write("\n## Present but not tested against torch by name\n\nNames axle has that no test module "
-                    "importing torch calls by name and that are no operator with conformance samples.\n")
+                    "importing torch names and that are no operator with conformance samples (a check of the tests' "
+                    "text).\n")
             for label, untested in untested_details:
                 f.write("\n### %s (%d)\n\n%s\n" % (label, len(untested),
                                                    ", ".join("`%s`" % n for n in untested) or "none"))
