@@ -80,6 +80,13 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void scale_row(floa
   for (int64_t j = 0; j < n; ++j) y[j] = s * w[j];
 }
 
+// A bias that is one contiguous float32 row of n broadcast over the rows
+// (linear's, after run() pads it to 2-d).
+bool one_bias_row(const Shape& bias, int64_t n) {
+  return bias.ndim() == 2 && bias.dtype == AXLE_DTYPE_FLOAT32 && bias.dims[0] == 1 && bias.dims[1] == n &&
+         (n == 1 || bias.strides[1] == 1);
+}
+
 // The register tile of small_k_linear: kTileRows rows of a times a panel of
 // W^T (kTileCols columns, packed [k][kTileCols]), started from the bias.
 constexpr int kTileRows = 8, kTileCols = 32;
@@ -216,9 +223,7 @@ bool small_k_linear(const Shape& a, const Shape& b, const Shape* bias, const Sha
   if (k < 1 || k > kSmallK || m < kTileRows || m * n < (int64_t{1} << 16) || (k > 1 && a.strides[1] != 1) ||
       dst.strides[1] != 1 || dst.strides[0] < n)
     return false;
-  if (bias->ndim() != 2 || bias->dtype != AXLE_DTYPE_FLOAT32 || bias->dims[0] != 1 || bias->dims[1] != n ||
-      (n > 1 && bias->strides[1] != 1))
-    return false;
+  if (!one_bias_row(*bias, n)) return false;
   const auto* pa = static_cast<const float*>(a.data);
   const auto* pw = static_cast<const float*>(b.data);
   const auto* pbias = static_cast<const float*>(bias->data);
@@ -342,10 +347,7 @@ bool small_k_sgemm(const Shape& a, const Shape& b, const Shape* bias, const Shap
   if (k > 512 || m * n < (int64_t{1} << 16) || a.strides[1] != 1 || a.strides[0] < k || b.strides[0] != 1 ||
       b.strides[1] < k || dst.strides[1] != 1 || dst.strides[0] < n)
     return false;
-  // A bias, if any, is one row broadcast over the rows (linear's).
-  if (bias && (bias->ndim() != 2 || bias->dtype != AXLE_DTYPE_FLOAT32 || bias->dims[0] != 1 || bias->dims[1] != n ||
-               (n > 1 && bias->strides[1] != 1)))
-    return false;
+  if (bias && !one_bias_row(*bias, n)) return false;
   auto* pd = static_cast<float*>(dst.data);
   if (bias)
     for (int64_t r = 0; r < m; ++r) std::memcpy(pd + r * dst.strides[0], bias->data, static_cast<size_t>(n) * 4);
