@@ -145,12 +145,6 @@ Stack linear_composite(const Stack& a) {
 // (input, weight, bias) where output_mask (0/1 each; torch's bool[3]) asks,
 // else undefined. aten's schema (its kernel is mkldnn's); the bias gradient is
 // grad_output summed over every dim but the last.
-bool linear_wanted(const std::string& op, const Value& mask, size_t i) {
-  const IntList& m = mask.int_list();
-  AXLE_CHECK(m.size() == 3, ValueError, op, ": output_mask must have 3 elements, got ", str(m));
-  return m[i] != 0;
-}
-
 void check_linear_backward(const std::string& op, const Tensor& x, const Tensor& g, const Tensor& w) {
   AXLE_CHECK(w.dim() == 2, ShapeError, op, ": expected a 2-D weight, got ", str(w.sizes()));
   AXLE_CHECK(x.dim() >= 1 && x.sizes().back() == w.sizes()[1], ShapeError, op, ": input ", str(x.sizes()),
@@ -170,7 +164,7 @@ void linear_backward_shape(ShapeContext& c) {
   c.outputs = {{x.sizes(), x.dtype()}, {w.sizes(), w.dtype()}, {{w.sizes()[0]}, w.dtype()}};
   // An output the mask leaves out is not allocated (a kernel leaves it undefined, as the composite).
   for (size_t i = 0; i < 3; ++i)
-    if (!linear_wanted(c.op, c.arg(3), i)) c.outputs[i].data_dependent = true;
+    if (!output_wanted(c.arg(3), i)) c.outputs[i].data_dependent = true;
 }
 
 Stack linear_backward_composite(const Stack& a) {
@@ -183,9 +177,9 @@ Stack linear_backward_composite(const Stack& a) {
   for (size_t d = 0; d + 1 < x.sizes().size(); ++d) rows *= x.sizes()[d];
   const Tensor g2 = reshape(g, {rows, n});
   Tensor gx, gw, gb;
-  if (linear_wanted("linear_backward", a[3], 0)) gx = matmul(g, w);
-  if (linear_wanted("linear_backward", a[3], 1)) gw = mm(t(g2), reshape(x, {rows, k}));
-  if (linear_wanted("linear_backward", a[3], 2)) gb = sum(g2, IntList{0});
+  if (output_wanted(a[3], 0)) gx = matmul(g, w);
+  if (output_wanted(a[3], 1)) gw = mm(t(g2), reshape(x, {rows, k}));
+  if (output_wanted(a[3], 2)) gb = sum(g2, IntList{0});
   return {gx, gw, gb};
 }
 

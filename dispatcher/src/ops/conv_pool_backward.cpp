@@ -22,12 +22,6 @@ TensorOptions like(const Tensor& t) { return TensorOptions().dtype(t.dtype()).de
 // One value per spatial dim (a single value is broadcast, as convolution's).
 IntList per_dim(const IntList& p, int64_t dim) { return p.size() == 1 ? IntList(static_cast<size_t>(dim), p[0]) : p; }
 
-bool wanted(const Value& mask, size_t i) {
-  const IntList& m = mask.int_list();
-  AXLE_CHECK(m.size() == 3, ValueError, "output_mask must have 3 elements, got ", str(m));
-  return m[i] != 0;
-}
-
 // ---------------------------------------------------------------- convolution_backward
 
 // The weight gradient of y = convolution(x, w) (not transposed): per group,
@@ -82,7 +76,7 @@ void check_convolution_backward(const char* op, const Tensor& gy, const Tensor& 
                  str(w.sizes()), " (spatial dim ", d, ": expected ", out, ")");
     }
   }
-  (void)wanted(a[10], 0);
+  (void)output_wanted(a[10], 0);
 }
 
 // convolution_backward(grad_output, input, weight, bias_sizes, stride, padding,
@@ -99,7 +93,7 @@ Stack convolution_backward_composite(const Stack& a) {
   const int64_t groups = a[9].to_int();
   Tensor gx, gw, gb;
   if (!transposed) {
-    if (wanted(a[10], 0)) {
+    if (output_wanted(a[10], 0)) {
       // The adjoint of a convolution is the transposed one; output_padding
       // restores the input rows the strided windows never reached.
       IntList op;
@@ -108,18 +102,18 @@ Stack convolution_backward_composite(const Stack& a) {
                      ((gy.size(2 + d) - 1) * stride[d] - 2 * padding[d] + dilation[d] * (w.size(2 + d) - 1) + 1));
       gx = convolution(gy, w, std::nullopt, stride, padding, dilation, true, op, groups);
     }
-    if (wanted(a[10], 1)) gw = conv_weight_grad(x, gy, w.sizes(), stride, padding, dilation, groups);
+    if (output_wanted(a[10], 1)) gw = conv_weight_grad(x, gy, w.sizes(), stride, padding, dilation, groups);
   } else {
     // y = convolution_transposed(x, w) is the adjoint of z = convolution(y', w):
     // <y, gy> = <x, convolution(gy, w)>, cut to x's size (output_padding can add a row).
-    if (wanted(a[10], 0)) {
+    if (output_wanted(a[10], 0)) {
       gx = convolution(gy, w, std::nullopt, stride, padding, dilation, false, IntList(dim, 0), groups);
       for (int64_t d = 0; d < dim; ++d)
         if (gx.size(2 + d) != x.size(2 + d)) gx = narrow(gx, 2 + d, 0, x.size(2 + d));
     }
-    if (wanted(a[10], 1)) gw = conv_weight_grad(gy, x, w.sizes(), stride, padding, dilation, groups);
+    if (output_wanted(a[10], 1)) gw = conv_weight_grad(gy, x, w.sizes(), stride, padding, dilation, groups);
   }
-  if (wanted(a[10], 2)) {
+  if (output_wanted(a[10], 2)) {
     IntList dims{0};
     for (int64_t d = 0; d < dim; ++d) dims.push_back(2 + d);
     gb = sum(gy, dims);
@@ -144,7 +138,7 @@ void convolution_backward_shape(ShapeContext& c) {
   // An output the mask leaves out is not allocated: a kernel sees it with no
   // data and leaves it so (undefined, as the composite returns it).
   for (size_t i = 0; i < 3; ++i)
-    if (!wanted(c.arg(10), i)) c.outputs[i].data_dependent = true;
+    if (!output_wanted(c.arg(10), i)) c.outputs[i].data_dependent = true;
 }
 
 // ---------------------------------------------------------------- pooling

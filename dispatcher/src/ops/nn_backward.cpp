@@ -19,12 +19,6 @@ namespace {
 
 TensorOptions like(const Tensor& t) { return TensorOptions().dtype(t.dtype()).device(t.device()); }
 
-bool wanted(const Value& mask, size_t i) {
-  const IntList& m = mask.int_list();
-  AXLE_CHECK(m.size() == 3, ValueError, "output_mask must have 3 elements, got ", str(m));
-  return m[i] != 0;
-}
-
 Tensor rsqrt_of(const Tensor& t) { return derivatives::call(AXLE_OP("rsqrt"), t); }
 
 // ------------------------------------------------------------ native_batch_norm_backward
@@ -43,7 +37,7 @@ Stack batch_norm_backward_composite(const Stack& a) {
   const Tensor& g = a[0].tensor();
   const Tensor& x = a[1].tensor();
   check_same_shape("native_batch_norm_backward", g, x);
-  (void)wanted(a[9], 0);
+  (void)output_wanted(a[9], 0);
   const bool train = a[7].to_bool();
   const double eps = a[8].to_double();
   const int64_t nd = x.dim(), ch = x.size(1);
@@ -68,12 +62,12 @@ Stack batch_norm_backward_composite(const Stack& a) {
   const bool has_w = !a[2].is_none();
   const Tensor xhat = (x - mu) * invstd;
   Tensor gx, gw, gb;
-  if (wanted(a[9], 0)) {
+  if (output_wanted(a[9], 0)) {
     const Tensor gxhat = has_w ? g * reshape(a[2].tensor(), bshape) : g;
     gx = train ? invstd * (gxhat - mean(gxhat, dims, true) - xhat * mean(gxhat * xhat, dims, true)) : gxhat * invstd;
   }
-  if (wanted(a[9], 1)) gw = sum(g * xhat, dims);
-  if (wanted(a[9], 2)) gb = sum(g, dims);
+  if (output_wanted(a[9], 1)) gw = sum(g * xhat, dims);
+  if (output_wanted(a[9], 2)) gb = sum(g, dims);
   return {gx, gw, gb};
 }
 
@@ -81,7 +75,7 @@ void batch_norm_backward_shape(ShapeContext& c) {
   const Tensor& g = c.arg(0).tensor();
   const Tensor& x = c.arg(1).tensor();
   check_same_shape(c.op, g, x);
-  (void)wanted(c.arg(9), 0);
+  (void)output_wanted(c.arg(9), 0);
   const DType pd = c.arg(2).is_none() ? x.dtype() : c.arg(2).tensor().dtype();
   c.outputs = {{x.sizes(), x.dtype()}, {{x.size(1)}, pd}, {{x.size(1)}, pd}};
 }
@@ -94,7 +88,7 @@ Stack group_norm_backward_composite(const Stack& a) {
   const Tensor x = a[1].tensor().contiguous();
   const int64_t n = a[5].to_int(), ch = a[6].to_int(), groups = a[8].to_int();
   check_same_shape("native_group_norm_backward", g, x);
-  (void)wanted(a[9], 0);
+  (void)output_wanted(a[9], 0);
   AXLE_CHECK(n == x.size(0) && ch == x.size(1) && groups > 0 && ch % groups == 0, ValueError,
              "native_group_norm_backward: N=", n, ", C=", ch, " and group=", groups, " do not fit input of size ",
              str(x.sizes()));
@@ -102,25 +96,25 @@ Stack group_norm_backward_composite(const Stack& a) {
   Tensor gx, gw, gb;
   if (x.numel() == 0) {
     const TensorOptions o = like(g);
-    return {wanted(a[9], 0) ? zeros(x.sizes(), o) : Tensor(), wanted(a[9], 1) ? zeros({ch}, o) : Tensor(),
-            wanted(a[9], 2) ? zeros({ch}, o) : Tensor()};
+    return {output_wanted(a[9], 0) ? zeros(x.sizes(), o) : Tensor(), output_wanted(a[9], 1) ? zeros({ch}, o) : Tensor(),
+            output_wanted(a[9], 2) ? zeros({ch}, o) : Tensor()};
   }
   const Tensor xhat =
       (reshape(x, {n, groups, -1}) - reshape(a[2].tensor(), {n, groups, 1})) * reshape(a[3].tensor(), {n, groups, 1});
-  if (wanted(a[9], 0)) {
+  if (output_wanted(a[9], 0)) {
     const Tensor gc = reshape(g, {n, ch, -1});
     const Tensor gxhat = reshape(has_w ? gc * reshape(a[4].tensor(), {1, ch, 1}) : gc, {n, groups, -1});
     const Tensor r = reshape(a[3].tensor(), {n, groups, 1});
     gx = reshape(r * (gxhat - mean(gxhat, {2}, true) - xhat * mean(gxhat * xhat, {2}, true)), x.sizes());
   }
-  if (wanted(a[9], 1)) gw = sum(reshape(g, {n, ch, -1}) * reshape(xhat, {n, ch, -1}), {0, 2});
-  if (wanted(a[9], 2)) gb = sum(reshape(g, {n, ch, -1}), {0, 2});
+  if (output_wanted(a[9], 1)) gw = sum(reshape(g, {n, ch, -1}) * reshape(xhat, {n, ch, -1}), {0, 2});
+  if (output_wanted(a[9], 2)) gb = sum(reshape(g, {n, ch, -1}), {0, 2});
   return {gx, gw, gb};
 }
 
 void group_norm_backward_shape(ShapeContext& c) {
   const Tensor& x = c.arg(1).tensor();
-  (void)wanted(c.arg(9), 0);
+  (void)output_wanted(c.arg(9), 0);
   const int64_t ch = c.arg(6).to_int();
   const DType pd = c.arg(4).is_none() ? x.dtype() : c.arg(4).tensor().dtype();
   c.outputs = {{x.sizes(), x.dtype()}, {{ch}, pd}, {{ch}, pd}};
@@ -168,7 +162,7 @@ LayerNormRows check_layer_norm_backward(const char* op, const Stack& a) {
       AXLE_CHECK(a[i].tensor().sizes() == ns && a[i].tensor().dtype() == x.dtype(), ShapeError, op, ": expected ", name,
                  " of size ", str(ns), " and dtype ", dtype_name(x.dtype()), ", got ", str(a[i].tensor().sizes()),
                  " of ", dtype_name(a[i].tensor().dtype()));
-  (void)wanted(a[7], 0);
+  (void)output_wanted(a[7], 0);
   return r;
 }
 
@@ -188,14 +182,14 @@ Stack layer_norm_backward_composite(const Stack& a) {
   IntList lead;
   for (int64_t d = 0; d < x.dim() - static_cast<int64_t>(r.dims.size()); ++d) lead.push_back(d);
   Tensor gx, gw, gb;
-  if (wanted(a[7], 0)) {
+  if (output_wanted(a[7], 0)) {
     const Tensor gxhat = a[5].is_none() ? g : g * a[5].tensor();
     gx = rstd * (gxhat - mean(gxhat, r.dims, true) - xhat * mean(gxhat * xhat, r.dims, true));
   }
   // Summed over the leading dims (none: the product itself).
   auto over_rows = [&](const Tensor& t) { return lead.empty() ? t : sum(t, lead); };
-  if (wanted(a[7], 1)) gw = over_rows(g * xhat);
-  if (wanted(a[7], 2)) gb = over_rows(g);
+  if (output_wanted(a[7], 1)) gw = over_rows(g * xhat);
+  if (output_wanted(a[7], 2)) gb = over_rows(g);
   return {gx, gw, gb};
 }
 
@@ -206,7 +200,7 @@ void layer_norm_backward_shape(ShapeContext& c) {
   c.outputs = {{x.sizes(), x.dtype()}, {ns, x.dtype()}, {ns, x.dtype()}};
   // An output the mask leaves out is not allocated (a kernel leaves it undefined, as the composite).
   for (size_t i = 0; i < 3; ++i)
-    if (!wanted(c.arg(7), i)) c.outputs[i].data_dependent = true;
+    if (!output_wanted(c.arg(7), i)) c.outputs[i].data_dependent = true;
 }
 
 // ------------------------------------------------------------ softmax backward

@@ -119,6 +119,12 @@ void finish_inplace(ShapeContext& c) {
   c.outputs[0] = {self.sizes(), self.dtype(), 0};
 }
 
+bool output_wanted(const Value& mask, size_t i) {
+  const IntList& m = mask.int_list();
+  AXLE_CHECK(m.size() == 3, ValueError, "output_mask must have 3 elements, got ", str(m));
+  return m[i] != 0;
+}
+
 }  // namespace shape
 
 }  // namespace axle

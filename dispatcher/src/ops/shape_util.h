@@ -44,6 +44,9 @@ Range dtype_range(DType d);
 // doubles=false skips doubles (they promote the computation to float instead).
 // DTypeError (RuntimeError in Python, as torch) "value cannot be converted to type ... without overflow" otherwise.
 void check_scalar_fits(const char* op, DType d, const Value& v, bool doubles = true);
+// Whether a backward op's int[3] output_mask (0 / 1 each: torch's bool[3])
+// asks for output i; ValueError for a mask of another length.
+bool output_wanted(const Value& mask, size_t i);
 // The ops' family lists (one per file), concatenated by builtin_op_decls() (builtin_ops.cpp).
 std::vector<OpDecl> creation_ops();
 std::vector<OpDecl> copy_ops();
